@@ -1,0 +1,34 @@
+/* sow/error.h - the library's error codes.
+ *
+ * Every fallible library function returns a sow_err. The library never
+ * prints and never exits: the CLI turns a code (plus, where a function
+ * offers one, a message buffer) into one line on stderr and exit status 2.
+ */
+#ifndef SOW_ERROR_H
+#define SOW_ERROR_H
+
+typedef enum sow_err {
+    SOW_OK = 0,
+    SOW_E_GAME,        /* unknown game name */
+    SOW_E_VARIANT,     /* unknown variant, or one that does not apply */
+    SOW_E_PITS,        /* pits per side out of the supported range */
+    SOW_E_SEEDS,       /* seeds per pit out of the supported range */
+    SOW_E_MOVE,        /* malformed or illegal move */
+    SOW_E_OVER,        /* a move after the game ended */
+    SOW_E_POSITION,    /* malformed or impossible position */
+    SOW_E_ARG,         /* any other bad argument */
+    SOW_E_NOMEM,       /* allocation failed or the memory budget is too small */
+    SOW_E_LIMIT,       /* the work exceeds a documented limit */
+    SOW_E_IO,          /* file system error */
+    SOW_E_FORMAT,      /* a file is not what it claims to be */
+    SOW_E_CHECKSUM,    /* a file's checksum does not match */
+    SOW_E_MISMATCH,    /* a file is for another game, board or variant */
+    SOW_E_MISSING,     /* a needed file or seed count is missing */
+    SOW_E_INTERRUPTED, /* the work was asked to stop */
+    SOW_E_COUNT
+} sow_err;
+
+/* A short, constant, human-readable name for an error code. */
+const char *sow_err_name(sow_err e);
+
+#endif

@@ -1,0 +1,115 @@
+/* sow/game.h - which game is played: names, board sizes, variant flags, and
+ * the rule tables derived from them.
+ *
+ * A sow_config is what the user chooses (game, pits per side m, seeds per
+ * pit n, variant flags). sow_game_init checks it and derives a sow_game: the
+ * rules as data (which landing rule, when the game ends, whether leftover
+ * seeds are swept...) plus the sowing masks. Everything downstream (move
+ * generation, search, databases) reads those fields and never asks which
+ * game it is by name. A sow_game is immutable after init and safe to share
+ * between threads.
+ */
+#ifndef SOW_GAME_H
+#define SOW_GAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sow/error.h"
+#include "sow/position.h"
+
+typedef enum sow_game_id {
+    SOW_KALAH = 0,
+    SOW_CHUNGKALA,
+    SOW_CONGKAK,
+    SOW_TOGUZ,
+    SOW_GAME_COUNT
+} sow_game_id;
+
+/* Variant flags (RULES.md). Each applies to one game only. */
+enum {
+    SOW_VAR_EMPTY_CAPTURE = 1u << 0, /* kalah: capture the lone seed too */
+    SOW_VAR_END_ON_TURN = 1u << 1,   /* kalah: end only when the mover's row is empty */
+    SOW_VAR_NO_SWEEP = 1u << 2,      /* kalah: leftover seeds count for nobody */
+    SOW_VAR_PIE = 1u << 3,           /* kalah: North may swap after South's opening turn */
+    SOW_VAR_NO_TUZDIK = 1u << 4,     /* toguz: no tuzdik claims (Bestemshi) */
+    SOW_VAR_COUNT = 5
+};
+
+typedef struct sow_config {
+    sow_game_id game;
+    int pits;          /* m, pits per side */
+    int seeds;         /* n, seeds per pit at the start */
+    unsigned variant;  /* SOW_VAR_* flags */
+} sow_config;
+
+/* Where the last seed of a sowing leads (the games' rule 2/3). */
+typedef enum sow_landing {
+    SOW_LAND_PLAIN = 0, /* chungkala: only the extra turn */
+    SOW_LAND_CAPTURE,   /* kalah: capture from an own empty pit */
+    SOW_LAND_RELAY,     /* congkak: relay from occupied pits, else capture */
+    SOW_LAND_TOGUZ      /* toguz: even capture, tuzdik claims */
+} sow_landing;
+
+#define SOW_MAX_RING (2 * SOW_MAX_PITS + 1)
+
+typedef struct sow_game {
+    sow_config cfg;
+    int m;                 /* pits per side */
+    int total;             /* seeds on the board, 2mn */
+    int ring_len;          /* holes a sowing cycles through */
+    sow_landing landing;
+    bool ring_has_store;   /* the mover's store is a hole of her ring */
+    bool origin_first;     /* toguz: the first stone goes back to the origin */
+    bool capture_empty;    /* capture the lone seed opposite an empty pit */
+    bool end_mover_only;   /* the game ends only when the MOVER's row is empty */
+    bool sweep;            /* at the end each player takes her row's seeds */
+    bool tiebreak;         /* chungkala: equal stores -> who still has seeds */
+    bool tuzdik;           /* toguz tuzdik claims are allowed */
+    bool cycles;           /* play can repeat a position */
+    bool pie;              /* kalah pie rule (changes the solved value only) */
+    int score_scale;       /* scores are margin*scale + tie-break (see rules.h) */
+
+    /* ring_byte[r]: byte of sow_pos holding ring hole r, mover's view.
+     * Holes 0..m-1 are own pits 1..m; then (store games) own store; then
+     * the opponent's pits 1..m. */
+    uint8_t ring_byte[SOW_MAX_RING];
+    int8_t byte_ring[32];  /* inverse of ring_byte, -1 if not in the ring */
+    uint64_t row_mask[2];  /* own pits within w[0], w[1] (opp: w[2], w[3]) */
+    uint64_t lap[4];       /* +1 in every hole of the ring */
+    /* part[s][k]: +1 in ring holes s+1 .. s+k (mod ring_len), k < ring_len */
+    uint64_t part[SOW_MAX_RING][SOW_MAX_RING][4];
+} sow_game;
+
+const char *sow_game_name(sow_game_id id);
+/* Parses "kalah", "chungkala", "congkak", "toguz". */
+sow_err sow_game_parse(const char *name, sow_game_id *out);
+
+/* Name of a single SOW_VAR_* flag ("empty-capture", ...), NULL if not one. */
+const char *sow_variant_name(unsigned flag);
+/* Parses a comma-separated list of variant names for `game` into flags.
+ * An empty string means no flags. SOW_E_VARIANT for an unknown name or one
+ * that does not apply to `game`. */
+sow_err sow_variant_parse(sow_game_id game, const char *list, unsigned *out);
+/* The flags that apply to `game`. */
+unsigned sow_variants_of(sow_game_id game);
+
+/* The game's default board (RULES.md): kalah 6x4, chungkala 6x3, congkak
+ * 7x7, toguz 9x9; no variant. */
+void sow_config_default(sow_game_id game, sow_config *out);
+
+/* Supported ranges: m in sow_pits_min..SOW_MAX_PITS; n in 1..sow_seeds_max
+ * (the largest n with 2*m*n <= SOW_MAX_TOTAL). */
+int sow_pits_min(sow_game_id game);
+int sow_seeds_max(int pits);
+
+/* Checks ranges and variant applicability. */
+sow_err sow_config_check(const sow_config *c);
+
+/* Checks `c` and fills `g`. */
+sow_err sow_game_init(sow_game *g, const sow_config *c);
+
+/* The start position: n seeds in every pit, empty stores, South to move. */
+void sow_game_start(const sow_game *g, sow_pos *out);
+
+#endif

@@ -1,0 +1,90 @@
+/* cli.h - shared pieces of the `sow` program: option parsing, the game
+ * options every command takes, and the one way to fail (one line on
+ * stderr, exit status 2). The CLI is the only code that prints or exits. */
+#ifndef SOW_CLI_H
+#define SOW_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+#include "sow/game.h"
+#include "sow/notation.h"
+#include "sow/position.h"
+#include "sow/rules.h"
+#include "sow/solution.h"
+
+#define CLI_MAX_HISTORY 4096
+
+/* Prints "sow: <message>" on stderr and exits with status 2. */
+noreturn void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef enum { OPT_FLAG, OPT_STRING } cli_opt_kind;
+
+typedef struct cli_opt {
+    const char *name; /* without the leading "--" */
+    cli_opt_kind kind;
+    void *dst;        /* bool * or const char ** */
+} cli_opt;
+
+/* Parses argv[1..argc) (argv[0] is the command name). Options are
+ * "--name value" or "--name=value"; "--help"/"-h" prints `usage` to stdout
+ * and exits 0. Positional arguments go to pos[0..*npos), at most max_pos.
+ * `opts` ends with a {NULL} entry. */
+void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
+               int max_pos, int *npos, const char *usage);
+
+/* Strict integer parsing: the whole string, within [lo, hi]; fails with a
+ * message naming `what` otherwise. */
+long cli_int(const char *what, const char *text, long lo, long hi);
+
+/* The options shared by commands that act on a game position. */
+typedef struct cli_game {
+    const char *name, *pits, *seeds, *variant, *moves, *position;
+    bool json;
+    sow_config cfg;
+    sow_game g;
+    sow_pos pos;
+    sow_move hist[CLI_MAX_HISTORY];
+    int nhist;
+    /* Still within South's opening turn of a game with the pie rule. */
+    bool pie_opening;
+} cli_game;
+
+/* Option table entries for cli_game (pits, seeds, variant, moves,
+ * position, json), to splice into a command's table. */
+#define CLI_GAME_OPTS(cg)                                   \
+    {"pits", OPT_STRING, &(cg)->pits},                      \
+    {"seeds", OPT_STRING, &(cg)->seeds},                    \
+    {"variant", OPT_STRING, &(cg)->variant},                \
+    {"moves", OPT_STRING, &(cg)->moves},                    \
+    {"position", OPT_STRING, &(cg)->position},              \
+    {"json", OPT_FLAG, &(cg)->json}
+
+/* The game options' help text. */
+#define CLI_GAME_HELP                                                          \
+    "  GAME                kalah | chungkala | congkak | toguz\n"              \
+    "  --pits M            pits per side (default: the game's own)\n"         \
+    "  --seeds N           seeds per pit at the start\n"                       \
+    "  --variant A,B       kalah: empty-capture, end-on-turn, no-sweep, pie;\n" \
+    "                      toguz: no-tuzdik\n"                                 \
+    "  --moves LIST        replay moves from the start, e.g. 3,1,6 (toguz 7x)\n" \
+    "  --position P        start from a position (doc/notation.md)\n"          \
+    "  --json              print one JSON object\n"
+
+/* Builds cg->cfg, cg->g and cg->pos from the parsed options and the game
+ * name; any error exits with status 2. `allow_position`/`allow_moves` say
+ * whether the command accepts those options. */
+void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position);
+
+/* JSON fragments: the game description keys (game, pits, seeds, variant). */
+void cli_json_game(const cli_game *cg);
+const char *cli_outcome_name(sow_outcome o);
+
+double cli_now(void);
+
+int cmd_play(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+
+#endif

@@ -1,0 +1,198 @@
+/* common.c - option parsing and game set-up shared by the commands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+void cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("sow: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
+               int max_pos, int *npos, const char *usage)
+{
+    *npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            exit(0);
+        }
+        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+            if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9'))
+                cli_fail("%s: unknown option '%s' (see sow %s --help)", argv[0], a, argv[0]);
+            if (*npos >= max_pos)
+                cli_fail("%s: unexpected argument '%s' (see sow %s --help)", argv[0], a, argv[0]);
+            pos[(*npos)++] = a;
+            continue;
+        }
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const cli_opt *o = opts;
+        while (o->name && !(strlen(o->name) == len && strncmp(o->name, name, len) == 0))
+            o++;
+        if (!o->name)
+            cli_fail("%s: unknown option '--%.*s' (see sow %s --help)", argv[0], (int)len, name,
+                     argv[0]);
+        if (o->kind == OPT_FLAG) {
+            if (eq)
+                cli_fail("%s: option '--%s' takes no value", argv[0], o->name);
+            *(bool *)o->dst = true;
+        } else if (eq) {
+            *(const char **)o->dst = eq + 1;
+        } else {
+            if (i + 1 >= argc)
+                cli_fail("%s: option '--%s' needs a value", argv[0], o->name);
+            *(const char **)o->dst = argv[++i];
+        }
+    }
+}
+
+long cli_int(const char *what, const char *text, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (text[0] == '\0' || *end != '\0' || errno)
+        cli_fail("%s: expected an integer, got '%s'", what, text);
+    if (v < lo || v > hi)
+        cli_fail("%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
+    return v;
+}
+
+static const char *variant_list(sow_game_id game)
+{
+    static char buf[128];
+    buf[0] = '\0';
+    unsigned vs = sow_variants_of(game);
+    for (int i = 0; i < SOW_VAR_COUNT; i++)
+        if (vs & (1u << i)) {
+            if (buf[0])
+                strcat(buf, ", ");
+            strcat(buf, sow_variant_name(1u << i));
+        }
+    return buf[0] ? buf : "none";
+}
+
+void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
+{
+    sow_game_id id;
+    if (!cg->name)
+        cli_fail("missing GAME (kalah, chungkala, congkak or toguz)");
+    if (sow_game_parse(cg->name, &id) != SOW_OK)
+        cli_fail("unknown game '%s' (kalah, chungkala, congkak or toguz)", cg->name);
+    sow_config_default(id, &cg->cfg);
+    if (cg->moves && !allow_moves)
+        cli_fail("--moves is not accepted here");
+    if (cg->position && !allow_position)
+        cli_fail("--position is not accepted here");
+    if (cg->moves && cg->position)
+        cli_fail("give --moves or --position, not both");
+
+    int lo = sow_pits_min(id);
+    if (cg->pits)
+        cg->cfg.pits = (int)cli_int("--pits", cg->pits, lo, SOW_MAX_PITS);
+    else if (cg->position && sow_pos_text_pits(cg->position) >= lo &&
+             sow_pos_text_pits(cg->position) <= SOW_MAX_PITS)
+        cg->cfg.pits = sow_pos_text_pits(cg->position); /* infer m from the position */
+    int smax = sow_seeds_max(cg->cfg.pits);
+    if (cg->seeds)
+        cg->cfg.seeds = (int)cli_int("--seeds", cg->seeds, 1, smax);
+    else if (cg->cfg.seeds > smax)
+        cli_fail("the default %d seeds per pit exceed %d seeds on %d pits; give --seeds",
+                 cg->cfg.seeds, SOW_MAX_TOTAL, cg->cfg.pits);
+    if (cg->variant) {
+        unsigned v;
+        if (sow_variant_parse(id, cg->variant, &v) != SOW_OK)
+            cli_fail("--variant: '%s' is not a list of variants of %s (%s)", cg->variant,
+                     sow_game_name(id), variant_list(id));
+        cg->cfg.variant = v;
+    }
+    sow_err e = sow_game_init(&cg->g, &cg->cfg);
+    if (e)
+        cli_fail("%s", sow_err_name(e)); /* unreachable: every field was checked above */
+
+    sow_game_start(&cg->g, &cg->pos);
+    cg->nhist = 0;
+    cg->pie_opening = cg->g.pie && !cg->position;
+    if (cg->position) {
+        char why[128];
+        if (sow_pos_parse(&cg->g, cg->position, &cg->pos, why, sizeof why) != SOW_OK)
+            cli_fail("--position '%s': %s", cg->position, why);
+    }
+    if (cg->moves) {
+        int n;
+        e = sow_moves_parse(&cg->g, cg->moves, cg->hist, CLI_MAX_HISTORY, &n);
+        if (e == SOW_E_LIMIT)
+            cli_fail("--moves: more than %d moves", CLI_MAX_HISTORY);
+        if (e) {
+            const char *s = cg->moves;
+            for (int k = 0; k < n; k++)
+                s = strchr(s, ',') + 1;
+            const char *t = strchr(s, ',');
+            cli_fail("--moves: move %d '%.*s' is not a pit number 1..%d%s", n + 1,
+                     (int)(t ? t - s : (long)strlen(s)), s, cg->g.m,
+                     cg->g.tuzdik ? " (optionally followed by x)" : "");
+        }
+        for (int k = 0; k < n; k++) {
+            char mt[8];
+            sow_move_format(cg->hist[k], mt, sizeof mt);
+            int player = sow_pos_to_move(&cg->pos);
+            e = sow_play(&cg->g, &cg->pos, cg->hist[k]);
+            if (e == SOW_E_OVER)
+                cli_fail("--moves: move %d '%s' comes after the end of the game", k + 1, mt);
+            if (e) {
+                int pit = (cg->hist[k] & SOW_MOVE_PIT_MASK) + 1;
+                const char *who = player == SOW_SOUTH ? "south" : "north";
+                if (sow_pos_pit(&cg->pos, player, pit) == 0)
+                    cli_fail("--moves: move %d '%s' is illegal: %s's pit %d is empty", k + 1,
+                             mt, who, pit);
+                cli_fail("--moves: move %d '%s' is illegal: %s cannot claim a tuzdik with it",
+                         k + 1, mt, who);
+            }
+            if (sow_pos_to_move(&cg->pos) == SOW_NORTH)
+                cg->pie_opening = false;
+        }
+        cg->nhist = n;
+    }
+    if (sow_over(&cg->g, &cg->pos))
+        cg->pie_opening = false;
+}
+
+void cli_json_game(const cli_game *cg)
+{
+    printf("\"game\":\"%s\",\"pits\":%d,\"seeds\":%d,\"variant\":[", sow_game_name(cg->cfg.game),
+           cg->cfg.pits, cg->cfg.seeds);
+    int first = 1;
+    for (int i = 0; i < SOW_VAR_COUNT; i++)
+        if (cg->cfg.variant & (1u << i)) {
+            printf("%s\"%s\"", first ? "" : ",", sow_variant_name(1u << i));
+            first = 0;
+        }
+    printf("]");
+}
+
+const char *cli_outcome_name(sow_outcome o)
+{
+    return o == SOW_WIN ? "win" : o == SOW_LOSS ? "loss" : "draw";
+}

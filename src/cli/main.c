@@ -1,0 +1,49 @@
+/* main.c - the `sow` program: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "sow_version.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"play", cmd_play, "replay a game record and show the position"},
+    {"perft", cmd_perft, "count move sequences (move generator check)"},
+    {"solve", cmd_solve, "solve a position exactly"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: sow COMMAND [options]   (sow COMMAND --help for details)\n\n"
+               "An exact solver for sowing games: kalah, chungkala, congkak, toguz.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n  --version  print the version\n  --help     print this help\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("sow %s\n", SOW_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    cli_fail("unknown command '%s' (see sow --help)", argv[1]);
+}

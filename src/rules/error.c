@@ -1,0 +1,27 @@
+#include "sow/error.h"
+
+const char *sow_err_name(sow_err e)
+{
+    static const char *const names[SOW_E_COUNT] = {
+        [SOW_OK] = "no error",
+        [SOW_E_GAME] = "unknown game",
+        [SOW_E_VARIANT] = "bad variant",
+        [SOW_E_PITS] = "pits per side out of range",
+        [SOW_E_SEEDS] = "seeds per pit out of range",
+        [SOW_E_MOVE] = "illegal move",
+        [SOW_E_OVER] = "the game is over",
+        [SOW_E_POSITION] = "bad position",
+        [SOW_E_ARG] = "bad argument",
+        [SOW_E_NOMEM] = "out of memory",
+        [SOW_E_LIMIT] = "limit exceeded",
+        [SOW_E_IO] = "input/output error",
+        [SOW_E_FORMAT] = "bad file format",
+        [SOW_E_CHECKSUM] = "checksum mismatch",
+        [SOW_E_MISMATCH] = "file is for another game, board or variant",
+        [SOW_E_MISSING] = "missing file or data",
+        [SOW_E_INTERRUPTED] = "interrupted",
+    };
+    if ((unsigned)e >= SOW_E_COUNT)
+        return "unknown error";
+    return names[e];
+}
