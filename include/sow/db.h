@@ -1,0 +1,133 @@
+/* sow/db.h - endgame databases for Kalah, Chungkala and Congkak: build in
+ * memory, save to and load from files (doc/db-format.md), probe.
+ *
+ * A database for game g (its rules, variant flags and m; the seeds per pit
+ * do not matter) holds, for every board with at most max_seeds seeds in
+ * the pits, the *future* score of the player to move: the score (rules.h,
+ * margin*scale + tie-break) of the final result minus what the stores
+ * already say, (own store - opp store) * scale. It does not depend on the
+ * stores (doc/retrograde.md). So for any position p of g with few enough
+ * seeds on the board:
+ *
+ *     score(p) = (own store - opp store) * g->score_scale + sow_db_probe(db, p)
+ *
+ * The pie variant does not change any position's value (only how the
+ * opening is scored), so a Kalah database with or without `pie` is the
+ * same database. Toguz can cycle and has no database (SOW_E_ARG).
+ *
+ * Thread safety: a sow_db is read-only once sow_db_open returns; probes
+ * may run concurrently from any number of threads.
+ */
+#ifndef SOW_DB_H
+#define SOW_DB_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sow/error.h"
+#include "sow/game.h"
+#include "sow/position.h"
+#include "sow/retro.h"
+
+/* Highest seed count a database can have (the int8 entry encoding bounds
+ * it further per game: sow_retro_max_seeds). */
+#define SOW_DB_MAX_SEEDS 127
+
+typedef struct sow_db_options {
+    int threads;               /* OpenMP threads for building; 0 = default */
+    uint64_t memory;           /* budget in bytes for the tables; 0 = none */
+    sow_progress_fn progress;  /* build progress, may be NULL */
+    void *progress_ctx;
+    bool no_build;             /* with a dir: only load; a missing seed count
+                                  is SOW_E_MISSING instead of being built */
+    bool no_verify;            /* skip the payload checksum when loading */
+    const volatile int *stop;  /* if set while building: SOW_E_INTERRUPTED */
+} sow_db_options;
+
+/* The layout is public only so that sow_db_probe can be inline; treat it as
+ * read-only and opaque otherwise.
+ *
+ *   table[k]  the entries of the boards with exactly k seeds, indexed by
+ *             sow_index_rank (retro.h); one int8 future score each
+ *   ix        the ranking tables for 2m parts
+ */
+typedef struct sow_db {
+    int m;
+    int max_seeds;
+    int score_scale;
+    const int8_t *table[SOW_DB_MAX_SEEDS + 1];
+    sow_index ix;
+    struct sow_db_priv *priv;
+} sow_db;
+
+int sow_db_max_seeds(const sow_db *db);
+
+/* Future score (score units) for the player to move of p, whose pits hold at
+ * most sow_db_max_seeds(db) seeds in total. Stores, flags and side to move
+ * are ignored (the board is mover-relative). Precondition checked by assert
+ * only. Thread-safe, non-allocating. */
+static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
+{
+    unsigned k;
+    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
+    assert((int)k <= db->max_seeds);
+    return db->table[k][r];
+}
+
+/* Bytes the tables of a database up to max_seeds take (in memory, and the
+ * payload of its files); SIZE_MAX if that does not fit. */
+size_t sow_db_bytes(const sow_game *g, int max_seeds);
+
+/* Opens the database of g up to max_seeds seeds.
+ * dir == NULL: builds it in memory.
+ * dir != NULL: loads the files of dir that it needs (mmap, checked: magic,
+ *   version, parameters, checksum) and builds and saves the missing seed
+ *   counts (unless opt->no_build), each file written to a temporary name,
+ *   fsynced and renamed, so an interrupted build resumes at the first seed
+ *   count without a file.
+ * opt may be NULL (defaults). On error, *out is NULL and a one-line reason
+ * is written to why[0..why_size) (if why is not NULL).
+ * Errors: SOW_E_ARG (Toguz; bad max_seeds), SOW_E_LIMIT (max_seeds beyond
+ * the entry encoding), SOW_E_NOMEM (over opt->memory, or out of memory),
+ * SOW_E_IO, SOW_E_FORMAT, SOW_E_CHECKSUM, SOW_E_MISMATCH, SOW_E_MISSING,
+ * SOW_E_INTERRUPTED. */
+sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
+                    const sow_db_options *opt, sow_db **out, char *why, size_t why_size);
+
+void sow_db_close(sow_db *db);
+
+/* ---- Files (doc/db-format.md) --------------------------------------- */
+
+/* What a file's header says. */
+typedef struct sow_db_header {
+    uint32_t version;
+    sow_game_id game;
+    int m;
+    unsigned variant;     /* value-changing SOW_VAR_* flags */
+    int seeds;            /* k: the file holds the boards with exactly k seeds */
+    int encoding;         /* SOW_DB_ENC_* */
+    int index;            /* SOW_DB_IDX_* */
+    int score_scale;
+    uint64_t entries;     /* C(k+2m-1, 2m-1) */
+    uint64_t checksum;    /* XXH64 of the payload, seed 0 */
+} sow_db_header;
+
+enum { SOW_DB_ENC_INT8_FUTURE = 1 };
+enum { SOW_DB_IDX_COMBINADIC = 1 };
+#define SOW_DB_VERSION 1
+#define SOW_DB_HEADER_SIZE 64
+
+/* The variant flags that change values (all of g's but pie). */
+unsigned sow_db_variant(const sow_game *g);
+
+/* File name (no directory) of seed count k of g's database, e.g.
+ * "kalah-m6-empty-capture-k24.sowdb". */
+void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size);
+
+/* Reads and checks a file: header (magic, version, sizes, header checksum)
+ * and, unless skip_payload, the payload checksum. Fills *h. */
+sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,
+                          char *why, size_t why_size);
+
+#endif

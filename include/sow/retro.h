@@ -1,0 +1,158 @@
+/* sow/retro.h - retrograde analysis of the store games (Kalah, Chungkala,
+ * Congkak): the perfect index of the board positions with k seeds, and the
+ * computation of one seed count's table from the smaller ones.
+ *
+ * Board key. In these games the rest of the game does not depend on the
+ * stores (doc/retrograde.md), and sow_pos is already mover-relative, so a
+ * database key is just the 2m pit counts, read in this order:
+ *
+ *   j:      0 .. m-1                m .. 2m-1
+ *   pit:    mover's pits 1..m       opponent's pits 1..m
+ *   byte:   b[0] .. b[m-1]          b[16] .. b[16+m-1]
+ *
+ * Index (doc/retrograde.md). A board c[0..2m) with k seeds is a
+ * composition of k into P = 2m parts; stars and bars turn it into the
+ * (P-1)-subset of bar positions b_j = S_j + j (S_j = c_0 + .. + c_j, the
+ * prefix sums), and the combinatorial number system ranks that subset:
+ *
+ *     rank(c) = sum_{j=0}^{P-2} C(S_j + j, j + 1)
+ *
+ * a bijection onto 0 .. C(k+P-1, P-1) - 1 (colexicographic order of the bar
+ * subsets). Rank 0 has every seed in the last pit; sow_index_next steps to
+ * rank + 1 in O(1) amortised.
+ */
+#ifndef SOW_RETRO_H
+#define SOW_RETRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sow/error.h"
+#include "sow/game.h"
+#include "sow/position.h"
+
+#define SOW_IDX_MAX_PARTS (2 * SOW_MAX_PITS)
+
+/* The ranking tables for P = 2m parts. term[j][s] = C(s + j, j + 1),
+ * saturated at UINT64_MAX where it would overflow (such seed counts are
+ * refused long before: their tables could not be allocated). */
+typedef struct sow_index {
+    int parts;
+    uint64_t term[SOW_IDX_MAX_PARTS - 1][SOW_MAX_TOTAL + 1];
+} sow_index;
+
+void sow_index_init(sow_index *ix, int parts);
+
+/* Boards with exactly k seeds on `parts` pits: C(k+parts-1, parts-1);
+ * UINT64_MAX if that does not fit 64 bits. */
+uint64_t sow_index_count(int parts, int k);
+
+/* Rank of c[0..parts) (any k). */
+static inline uint64_t sow_index_rank(const sow_index *ix, const uint8_t *c)
+{
+    uint64_t r = 0;
+    unsigned s = 0;
+    for (int j = 0; j < ix->parts - 1; j++) {
+        s += c[j];
+        r += ix->term[j][s];
+    }
+    return r;
+}
+
+/* Rank of the board of p (stores, tuzdik and flags ignored); *k gets its
+ * seed count. Hot path of the build and of sow_db_probe. */
+static inline uint64_t sow_index_rank_pos(const sow_index *ix, const sow_pos *p, unsigned *k)
+{
+    int m = ix->parts / 2;
+    uint64_t r = 0;
+    unsigned s = 0;
+    for (int j = 0; j < m; j++) {
+        s += p->b[j];
+        r += ix->term[j][s];
+    }
+    for (int j = 0; j < m - 1; j++) {
+        s += p->b[SOW_HALF + j];
+        r += ix->term[m + j][s];
+    }
+    *k = s + p->b[SOW_HALF + m - 1];
+    return r;
+}
+
+/* The board of rank r among those with k seeds (r < sow_index_count). */
+void sow_index_unrank(const sow_index *ix, int k, uint64_t r, uint8_t *c);
+
+/* Steps c to the board of the next rank (same k); false after the last. */
+static inline bool sow_index_next(int parts, uint8_t *c)
+{
+    /* Increment the first bar that can move (b_j + 1 < b_{j+1}, i.e.
+     * c[j+1] > 0) and pack the bars below it to the bottom. */
+    unsigned s = 0;
+    for (int j = 0; j < parts - 1; j++) {
+        s += c[j];
+        if (c[j + 1]) {
+            c[j + 1]--;
+            for (int i = 0; i < j; i++)
+                c[i] = 0;
+            c[j] = (uint8_t)(s + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Board <-> position: c[j] as drawn above. The position gets stores 0, no
+ * tuzdik, South to move (half 0 flag 0, half 1 flag North). */
+void sow_index_to_pos(int m, const uint8_t *c, sow_pos *p);
+void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c);
+
+/* ---- Building one seed count ---------------------------------------- */
+
+/* The future score (score units, rules.h) of a position is stored in one
+ * signed byte; this value marks "not computed yet" during a build. */
+#define SOW_RETRO_UNSET INT8_MIN
+
+/* Largest seed count whose futures fit an int8 for game g: the future
+ * margin is within [-k, k], so |score| <= k*scale + 1. */
+int sow_retro_max_seeds(const sow_game *g);
+
+/* Can g have a database at all? SOW_E_ARG for games that can cycle
+ * (Toguz): retrograde analysis by seed count needs an acyclic game. */
+sow_err sow_retro_supported(const sow_game *g);
+
+typedef struct sow_progress {
+    int seeds;          /* seed count being built */
+    int max_seeds;      /* the last seed count of this build */
+    uint64_t done;      /* positions of this seed count done */
+    uint64_t total;     /* positions of this seed count */
+    uint64_t all_done;  /* positions built so far in this call (all counts) */
+    uint64_t all_total; /* positions this call builds (all counts) */
+    double seconds;     /* since the call began */
+} sow_progress;
+
+/* Progress report; called from one thread at a time, about twice a second
+ * and once at the end of every seed count. Must not call back into sow. */
+typedef void (*sow_progress_fn)(void *ctx, const sow_progress *p);
+
+typedef struct sow_retro_job {
+    const sow_game *g;
+    const sow_index *ix;       /* for 2m parts */
+    int k;                     /* the seed count to build */
+    const int8_t *const *tab;  /* tab[0..k-1]: complete tables */
+    int8_t *out;               /* sow_index_count(2m, k) entries, any content */
+    int threads;               /* 0: OpenMP's default */
+    sow_progress_fn progress;  /* may be NULL */
+    void *progress_ctx;
+    sow_progress base;         /* all_done/all_total/max_seeds/seconds offset for reports */
+    double t0;                 /* clock origin of `seconds` (sow_retro_clock) */
+    const volatile int *stop;  /* if not NULL and set: stop, SOW_E_INTERRUPTED */
+} sow_retro_job;
+
+/* Fills job->out with the future of every position with job->k seeds.
+ * The result does not depend on the thread count (byte-identical). */
+sow_err sow_retro_build(const sow_retro_job *job);
+
+/* Monotonic seconds, the clock of sow_progress. */
+double sow_retro_clock(void);
+
+#endif

@@ -1,0 +1,301 @@
+/* file.c - database files: header encoding, write through a temporary
+ * name, mmap and checks (doc/db-format.md is the specification). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "db/file.h"
+
+/* Header, 64 bytes, every field little-endian:
+ *
+ *   off size  field
+ *     0   8   magic "SOWDB\r\n\x1a"
+ *     8   4   format version (1)
+ *    12   4   header size (64)
+ *    16   4   game (0 kalah, 1 chungkala, 2 congkak)
+ *    20   4   m, pits per side
+ *    24   4   value-changing variant flags (SOW_VAR_*)
+ *    28   4   k, seeds on the board of every entry
+ *    32   4   entry encoding (1: int8 future score)
+ *    36   4   index scheme (1: combinadic rank, own pits then opp pits)
+ *    40   4   score scale
+ *    44   4   header check: low 32 bits of XXH64 (seed 0) of these 64
+ *             bytes with bytes 44..47 zero
+ *    48   8   entries, C(k+2m-1, 2m-1)
+ *    56   8   XXH64 (seed 0) of the payload
+ *    64   .   payload: `entries` bytes
+ */
+static const uint8_t magic[8] = {'S', 'O', 'W', 'D', 'B', '\r', '\n', 0x1a};
+
+static void say(char *why, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *why, size_t n, const char *fmt, ...)
+{
+    if (!why || !n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static uint64_t get64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | b[i];
+    return v;
+}
+
+static uint32_t header_check(const uint8_t *b)
+{
+    uint8_t t[SOW_DB_HEADER_SIZE];
+    memcpy(t, b, sizeof t);
+    memset(t + 44, 0, 4);
+    return (uint32_t)XXH64(t, sizeof t, 0);
+}
+
+static void encode(const sow_db_header *h, uint8_t *b)
+{
+    memset(b, 0, SOW_DB_HEADER_SIZE);
+    memcpy(b, magic, 8);
+    put32(b + 8, h->version);
+    put32(b + 12, SOW_DB_HEADER_SIZE);
+    put32(b + 16, (uint32_t)h->game);
+    put32(b + 20, (uint32_t)h->m);
+    put32(b + 24, h->variant);
+    put32(b + 28, (uint32_t)h->seeds);
+    put32(b + 32, (uint32_t)h->encoding);
+    put32(b + 36, (uint32_t)h->index);
+    put32(b + 40, (uint32_t)h->score_scale);
+    put64(b + 48, h->entries);
+    put64(b + 56, h->checksum);
+    put32(b + 44, header_check(b));
+}
+
+static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char *why,
+                      size_t n)
+{
+    if (memcmp(b, magic, 8) != 0) {
+        say(why, n, "%s: not a sow database file (bad magic)", path);
+        return SOW_E_FORMAT;
+    }
+    if (header_check(b) != get32(b + 44)) {
+        say(why, n, "%s: the header is corrupt (header check mismatch)", path);
+        return SOW_E_CHECKSUM;
+    }
+    h->version = get32(b + 8);
+    if (h->version != SOW_DB_VERSION || get32(b + 12) != SOW_DB_HEADER_SIZE) {
+        say(why, n, "%s: format version %u is not supported (this sow reads version %d)",
+            path, h->version, SOW_DB_VERSION);
+        return SOW_E_FORMAT;
+    }
+    h->game = (sow_game_id)get32(b + 16);
+    h->m = (int)get32(b + 20);
+    h->variant = get32(b + 24);
+    h->seeds = (int)get32(b + 28);
+    h->encoding = (int)get32(b + 32);
+    h->index = (int)get32(b + 36);
+    h->score_scale = (int)get32(b + 40);
+    h->entries = get64(b + 48);
+    h->checksum = get64(b + 56);
+    if ((unsigned)h->game >= SOW_GAME_COUNT || h->m < 1 || h->m > SOW_MAX_PITS ||
+        h->seeds < 0 || h->seeds > SOW_DB_MAX_SEEDS ||
+        h->encoding != SOW_DB_ENC_INT8_FUTURE || h->index != SOW_DB_IDX_COMBINADIC ||
+        h->entries != sow_index_count(2 * h->m, h->seeds)) {
+        say(why, n, "%s: the header's parameters are inconsistent", path);
+        return SOW_E_FORMAT;
+    }
+    return SOW_OK;
+}
+
+sow_err sow_db_header_match(const sow_db_header *h, const sow_game *g, int k, char *why,
+                            size_t n)
+{
+    if (h->game != g->cfg.game || h->m != g->m || h->variant != sow_db_variant(g)) {
+        char want[64], got[64];
+        sow_game gg;
+        sow_config c = {h->game, h->m, 1, h->variant};
+        if (sow_game_init(&gg, &c) == SOW_OK)
+            sow_db_file_name(&gg, h->seeds, got, sizeof got);
+        else
+            snprintf(got, sizeof got, "game %d m %d variant %#x", (int)h->game, h->m,
+                     h->variant);
+        sow_db_file_name(g, k, want, sizeof want);
+        say(why, n, "the file holds %s, not %s (other game, board or variant)", got, want);
+        return SOW_E_MISMATCH;
+    }
+    if (h->seeds != k) {
+        say(why, n, "the file holds seed count %d, expected %d", h->seeds, k);
+        return SOW_E_MISMATCH;
+    }
+    if (h->score_scale != g->score_scale) {
+        say(why, n, "the file's score scale %d is not the game's %d", h->score_scale,
+            g->score_scale);
+        return SOW_E_MISMATCH;
+    }
+    return SOW_OK;
+}
+
+static sow_err write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        size_t part = len < (1u << 30) ? len : (1u << 30);
+        ssize_t w = write(fd, p, part);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return SOW_E_IO;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return SOW_OK;
+}
+
+sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
+                          const int8_t *data, char *why, size_t n)
+{
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    h->version = SOW_DB_VERSION;
+    h->checksum = XXH64(data, h->entries, 0);
+    uint8_t hb[SOW_DB_HEADER_SIZE];
+    encode(h, hb);
+
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        say(why, n, "cannot create %s: %s", tmp, strerror(errno));
+        return SOW_E_IO;
+    }
+    sow_err e = write_all(fd, hb, sizeof hb);
+    if (!e)
+        e = write_all(fd, data, h->entries);
+    if (!e && fsync(fd) != 0)
+        e = SOW_E_IO;
+    int saved = errno;
+    if (close(fd) != 0 && !e) {
+        saved = errno;
+        e = SOW_E_IO;
+    }
+    if (!e && rename(tmp, path) != 0) {
+        saved = errno;
+        e = SOW_E_IO;
+    }
+    if (e) {
+        unlink(tmp);
+        say(why, n, "cannot write %s: %s", path, strerror(saved));
+        return e;
+    }
+    /* The rename itself is durable only once the directory is synced. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return SOW_OK;
+}
+
+sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
+                        sow_db_map *map, char *why, size_t n)
+{
+    memset(map, 0, sizeof *map);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        say(why, n, "cannot open %s: %s", path, strerror(errno));
+        return errno == ENOENT ? SOW_E_MISSING : SOW_E_IO;
+    }
+    struct stat st;
+    uint8_t hb[SOW_DB_HEADER_SIZE];
+    if (fstat(fd, &st) != 0) {
+        say(why, n, "cannot stat %s: %s", path, strerror(errno));
+        close(fd);
+        return SOW_E_IO;
+    }
+    if (st.st_size < SOW_DB_HEADER_SIZE ||
+        pread(fd, hb, sizeof hb, 0) != (ssize_t)sizeof hb) {
+        say(why, n, "%s: truncated (%lld bytes, shorter than the %d-byte header)", path,
+            (long long)st.st_size, SOW_DB_HEADER_SIZE);
+        close(fd);
+        return SOW_E_FORMAT;
+    }
+    sow_err e = decode(hb, path, h, why, n);
+    if (e) {
+        close(fd);
+        return e;
+    }
+    uint64_t want = SOW_DB_HEADER_SIZE + h->entries;
+    if ((uint64_t)st.st_size != want) {
+        say(why, n, "%s: %s (%lld bytes, the header says %llu)", path,
+            (uint64_t)st.st_size < want ? "truncated" : "has trailing bytes",
+            (long long)st.st_size, (unsigned long long)want);
+        close(fd);
+        return SOW_E_FORMAT;
+    }
+    void *base = mmap(NULL, (size_t)want, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) {
+        say(why, n, "cannot map %s: %s", path, strerror(errno));
+        return SOW_E_IO;
+    }
+    map->base = base;
+    map->len = (size_t)want;
+    map->data = (const int8_t *)base + SOW_DB_HEADER_SIZE;
+    if (!skip_payload) {
+        madvise(base, map->len, MADV_SEQUENTIAL);
+        if (XXH64(map->data, h->entries, 0) != h->checksum) {
+            say(why, n, "%s: checksum mismatch (the file is corrupt)", path);
+            sow_db_file_unmap(map);
+            return SOW_E_CHECKSUM;
+        }
+    }
+    /* Probes jump around the table: no read-ahead. */
+    madvise(base, map->len, MADV_RANDOM);
+    return SOW_OK;
+}
+
+void sow_db_file_unmap(sow_db_map *map)
+{
+    if (map->base)
+        munmap(map->base, map->len);
+    memset(map, 0, sizeof *map);
+}
+
+sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h, char *why,
+                          size_t n)
+{
+    sow_db_map map;
+    sow_err e = sow_db_file_map(path, skip_payload, h, &map, why, n);
+    if (!e)
+        sow_db_file_unmap(&map);
+    return e;
+}

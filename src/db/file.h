@@ -1,0 +1,33 @@
+/* file.h - database files: private write and map (doc/db-format.md). */
+#ifndef SOW_DB_FILE_H
+#define SOW_DB_FILE_H
+
+#include <stddef.h>
+
+#include "sow/db.h"
+
+/* Writes header + payload to dir/name through a temporary name in dir
+ * (name.tmp.PID), fsyncs the file, renames it into place and fsyncs dir.
+ * h->checksum is computed here. */
+sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
+                          const int8_t *data, char *why, size_t why_size);
+
+/* A mapped, checked file. */
+typedef struct sow_db_map {
+    void *base;
+    size_t len;
+    const int8_t *data; /* the payload */
+} sow_db_map;
+
+/* Maps and checks path (as sow_db_file_check); the payload stays mapped
+ * with MADV_RANDOM for probing. */
+sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
+                        sow_db_map *map, char *why, size_t why_size);
+void sow_db_file_unmap(sow_db_map *map);
+
+/* Does the header describe seed count k of g's database? SOW_E_MISMATCH
+ * (or SOW_E_FORMAT) with a reason if not. */
+sow_err sow_db_header_match(const sow_db_header *h, const sow_game *g, int k,
+                            char *why, size_t why_size);
+
+#endif

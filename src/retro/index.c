@@ -1,0 +1,84 @@
+/* index.c - the combinatorial ranking of boards (see sow/retro.h and
+ * doc/retrograde.md). */
+#include <string.h>
+
+#include "sow/retro.h"
+
+#define NMAX (SOW_MAX_TOTAL + SOW_IDX_MAX_PARTS)
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Pascal's triangle, saturated: binom[n][r] for r < SOW_IDX_MAX_PARTS. */
+static void pascal(uint64_t binom[NMAX + 1][SOW_IDX_MAX_PARTS])
+{
+    for (int n = 0; n <= NMAX; n++) {
+        binom[n][0] = 1;
+        for (int r = 1; r < SOW_IDX_MAX_PARTS; r++)
+            binom[n][r] = n == 0 ? 0 : sat_add(binom[n - 1][r - 1], binom[n - 1][r]);
+    }
+}
+
+void sow_index_init(sow_index *ix, int parts)
+{
+    static uint64_t binom[NMAX + 1][SOW_IDX_MAX_PARTS];
+    static int ready;
+    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+        /* Idempotent: concurrent first calls write the same numbers. */
+        static uint64_t tmp[NMAX + 1][SOW_IDX_MAX_PARTS];
+        pascal(tmp);
+        memcpy(binom, tmp, sizeof binom);
+        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    }
+    memset(ix, 0, sizeof *ix);
+    ix->parts = parts;
+    for (int j = 0; j < parts - 1; j++)
+        for (int s = 0; s <= SOW_MAX_TOTAL; s++)
+            ix->term[j][s] = binom[s + j][j + 1];
+}
+
+uint64_t sow_index_count(int parts, int k)
+{
+    /* C(k+parts-1, parts-1) by the product formula, exact while it fits:
+     * each partial product is itself a binomial coefficient. */
+    if (k < 0 || parts < 1)
+        return 0;
+    unsigned __int128 c = 1;
+    for (int i = 1; i < parts; i++) {
+        c = c * (unsigned)(k + i) / (unsigned)i;
+        if (c > UINT64_MAX)
+            return UINT64_MAX;
+    }
+    return (uint64_t)c;
+}
+
+void sow_index_unrank(const sow_index *ix, int k, uint64_t r, uint8_t *c)
+{
+    int P = ix->parts;
+    unsigned above = (unsigned)k; /* S_{j+1} */
+    for (int j = P - 2; j >= 0; j--) {
+        unsigned s = above;
+        while (ix->term[j][s] > r)
+            s--;
+        r -= ix->term[j][s];
+        c[j + 1] = (uint8_t)(above - s);
+        above = s;
+    }
+    c[0] = (uint8_t)above;
+}
+
+void sow_index_to_pos(int m, const uint8_t *c, sow_pos *p)
+{
+    memset(p, 0, sizeof *p);
+    memcpy(p->b, c, (size_t)m);
+    memcpy(p->b + SOW_HALF, c + m, (size_t)m);
+    p->b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
+}
+
+void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c)
+{
+    memcpy(c, p->b, (size_t)m);
+    memcpy(c + m, p->b + SOW_HALF, (size_t)m);
+}

@@ -1,0 +1,115 @@
+/* test_index.c - the combinatorial board index (sow/retro.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sow/retro.h"
+
+static uint64_t binom(int n, int r)
+{
+    uint64_t c = 1;
+    for (int i = 1; i <= r; i++)
+        c = c * (uint64_t)(n - r + i) / (uint64_t)i;
+    return c;
+}
+
+/* Every board of k seeds on P pits, by brute force, in any order: a
+ * counter over P digits 0..k keeping those that sum to k. */
+static uint64_t brute_count(int P, int k)
+{
+    uint8_t c[SOW_IDX_MAX_PARTS] = {0};
+    uint64_t n = 0;
+    for (;;) {
+        int s = 0;
+        for (int j = 0; j < P; j++)
+            s += c[j];
+        n += s == k;
+        int j = 0;
+        while (j < P && c[j] == k)
+            c[j++] = 0;
+        if (j == P)
+            return n;
+        c[j]++;
+    }
+}
+
+static void test_count(void **state)
+{
+    (void)state;
+    for (int P = 1; P <= 8; P++)
+        for (int k = 0; k <= 6; k++) {
+            assert_int_equal(sow_index_count(P, k), binom(k + P - 1, P - 1));
+            if (P <= 6)
+                assert_int_equal(sow_index_count(P, k), brute_count(P, k));
+        }
+    /* 6-pit Kalah, 24 seeds: C(35, 11). */
+    assert_int_equal(sow_index_count(12, 24), 417225900ull);
+    assert_int_equal(sow_index_count(18, 255), UINT64_MAX);
+}
+
+/* rank(unrank(r)) == r, next() walks the ranks in order, every board has k
+ * seeds, and the walk ends exactly at the last rank: together a bijection. */
+static void test_bijection(void **state)
+{
+    (void)state;
+    sow_index ix;
+    for (int P = 2; P <= 10; P += 2) {
+        sow_index_init(&ix, P);
+        for (int k = 0; k <= (P <= 6 ? 9 : 5); k++) {
+            uint64_t n = sow_index_count(P, k);
+            uint8_t c[SOW_IDX_MAX_PARTS], u[SOW_IDX_MAX_PARTS];
+            sow_index_unrank(&ix, k, 0, c);
+            assert_int_equal(c[P - 1], k); /* rank 0: all in the last pit */
+            for (uint64_t r = 0; r < n; r++) {
+                sow_index_unrank(&ix, k, r, u);
+                assert_memory_equal(c, u, (size_t)P);
+                assert_int_equal(sow_index_rank(&ix, c), r);
+                int s = 0;
+                for (int j = 0; j < P; j++)
+                    s += c[j];
+                assert_int_equal(s, k);
+                bool more = sow_index_next(P, c);
+                assert_int_equal(more, r + 1 < n);
+            }
+        }
+    }
+}
+
+static void test_pos_roundtrip(void **state)
+{
+    (void)state;
+    sow_index ix;
+    for (int m = 1; m <= SOW_MAX_PITS; m++) {
+        sow_index_init(&ix, 2 * m);
+        srand(7 + m);
+        for (int t = 0; t < 200; t++) {
+            uint8_t c[SOW_IDX_MAX_PARTS], d[SOW_IDX_MAX_PARTS];
+            int k = 0;
+            for (int j = 0; j < 2 * m; j++)
+                k += c[j] = (uint8_t)(rand() % 4);
+            sow_pos p;
+            sow_index_to_pos(m, c, &p);
+            p.b[SOW_B_STORE] = 9; /* stores do not matter */
+            sow_index_from_pos(m, &p, d);
+            assert_memory_equal(c, d, (size_t)(2 * m));
+            unsigned kk;
+            assert_int_equal(sow_index_rank_pos(&ix, &p, &kk), sow_index_rank(&ix, c));
+            assert_int_equal(kk, k);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count),
+        cmocka_unit_test(test_bijection),
+        cmocka_unit_test(test_pos_roundtrip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,187 @@
+/* test_retro.c - database values against the reference solver.
+ *
+ * For each game and variant that changes values, and boards of 1..4 pits
+ * per side: every entry (default suite: a sample; SOW_SLOW=1: every board
+ * with at most 12 seeds) plus the store difference of a position with
+ * random stores equals sow_ref_solve's score of that position. Also: the
+ * 1-thread and 2-thread builds are byte-identical.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sow/db.h"
+#include "sow/notation.h"
+#include "sow/refsolve.h"
+#include "sow/rules.h"
+
+typedef struct cfg {
+    sow_game_id game;
+    unsigned variant;
+} cfg;
+
+static const cfg cfgs[] = {
+    {SOW_KALAH, 0},
+    {SOW_KALAH, SOW_VAR_EMPTY_CAPTURE},
+    {SOW_KALAH, SOW_VAR_END_ON_TURN},
+    {SOW_KALAH, SOW_VAR_NO_SWEEP},
+    {SOW_KALAH, SOW_VAR_EMPTY_CAPTURE | SOW_VAR_END_ON_TURN | SOW_VAR_NO_SWEEP},
+    {SOW_CHUNGKALA, 0},
+    {SOW_CONGKAK, 0},
+};
+
+static bool slow(void)
+{
+    const char *s = getenv("SOW_SLOW");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+static void game_of(const cfg *c, int m, sow_game *g)
+{
+    sow_config sc = {c->game, m, 1, c->variant};
+    assert_int_equal(sow_game_init(g, &sc), SOW_OK);
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Checks one board against the reference solver, with random stores and
+ * a random side to move (the entry must not depend on either). */
+static void check_board(const sow_game *g, const sow_db *db, const sow_index *ix, int k,
+                        uint64_t r)
+{
+    uint8_t c[SOW_IDX_MAX_PARTS];
+    sow_index_unrank(ix, k, r, c);
+    sow_pos p;
+    sow_index_to_pos(g->m, c, &p);
+    p.b[SOW_B_STORE] = (uint8_t)(rnd() % 20);
+    p.b[SOW_HALF + SOW_B_STORE] = (uint8_t)(rnd() % 20);
+    if (rnd() & 1) {
+        p.b[SOW_B_FLAGS] = SOW_FLAG_NORTH;
+        p.b[SOW_HALF + SOW_B_FLAGS] = 0;
+    }
+    sow_solution s;
+    assert_int_equal(sow_ref_solve(g, &p, false, 64, &s), SOW_OK);
+    int d = p.b[SOW_B_STORE] - p.b[SOW_HALF + SOW_B_STORE];
+    int got = d * g->score_scale + sow_db_probe(db, &p);
+    if (got != s.score) {
+        char t[SOW_POS_TEXT_MAX];
+        sow_pos_format(g, &p, t, sizeof t);
+        fail_msg("%s m=%d variant=%#x %s: db %d, reference %d", sow_game_name(g->cfg.game),
+                 g->m, g->cfg.variant, t, got, s.score);
+    }
+}
+
+static void test_against_reference(void **state)
+{
+    (void)state;
+    bool full = slow();
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
+        for (int m = 1; m <= 4; m++) {
+            sow_game g;
+            game_of(&cfgs[i], m, &g);
+            int K = 12;
+            sow_db *db;
+            char why[256];
+            assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, why, sizeof why), SOW_OK);
+            sow_index ix;
+            sow_index_init(&ix, 2 * m);
+            for (int k = 0; k <= K; k++) {
+                uint64_t n = sow_index_count(2 * m, k);
+                if (full || n <= 40) {
+                    for (uint64_t r = 0; r < n; r++)
+                        check_board(&g, db, &ix, k, r);
+                } else {
+                    int samples = m <= 2 ? 40 : 12;
+                    for (int t = 0; t < samples; t++)
+                        check_board(&g, db, &ix, k, rnd() % n);
+                }
+            }
+            sow_db_close(db);
+        }
+}
+
+/* The pie rule does not change a database. */
+static void test_pie_same(void **state)
+{
+    (void)state;
+    cfg a = {SOW_KALAH, SOW_VAR_EMPTY_CAPTURE}, b = {SOW_KALAH, SOW_VAR_EMPTY_CAPTURE | SOW_VAR_PIE};
+    sow_game ga, gb;
+    game_of(&a, 3, &ga);
+    game_of(&b, 3, &gb);
+    sow_db *da, *dbb;
+    assert_int_equal(sow_db_open(&ga, 10, NULL, NULL, &da, NULL, 0), SOW_OK);
+    assert_int_equal(sow_db_open(&gb, 10, NULL, NULL, &dbb, NULL, 0), SOW_OK);
+    for (int k = 0; k <= 10; k++)
+        assert_memory_equal(da->table[k], dbb->table[k], sow_index_count(6, k));
+    sow_db_close(da);
+    sow_db_close(dbb);
+}
+
+static void test_threads_identical(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        sow_game g;
+        int m = 4, K = slow() ? 18 : 13;
+        game_of(&cfgs[i], m, &g);
+        sow_db_options o1 = {.threads = 1}, o2 = {.threads = 2};
+        sow_db *a, *b;
+        assert_int_equal(sow_db_open(&g, K, NULL, &o1, &a, NULL, 0), SOW_OK);
+        assert_int_equal(sow_db_open(&g, K, NULL, &o2, &b, NULL, 0), SOW_OK);
+        for (int k = 0; k <= K; k++)
+            assert_memory_equal(a->table[k], b->table[k], sow_index_count(2 * m, k));
+        sow_db_close(a);
+        sow_db_close(b);
+    }
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    sow_game g;
+    char why[256];
+    sow_db *db = (sow_db *)1;
+    cfg t = {SOW_TOGUZ, 0};
+    game_of(&t, 3, &g);
+    assert_int_equal(sow_db_open(&g, 4, NULL, NULL, &db, why, sizeof why), SOW_E_ARG);
+    assert_null(db);
+    assert_non_null(strstr(why, "toguz"));
+
+    cfg c = {SOW_CHUNGKALA, 0};
+    game_of(&c, 2, &g);
+    assert_int_equal(sow_db_open(&g, 43, NULL, NULL, &db, why, sizeof why), SOW_E_LIMIT);
+    assert_int_equal(sow_db_open(&g, -1, NULL, NULL, &db, why, sizeof why), SOW_E_ARG);
+
+    cfg k = {SOW_KALAH, 0};
+    game_of(&k, 6, &g);
+    sow_db_options o = {.memory = 1000000};
+    assert_int_equal(sow_db_open(&g, 12, NULL, &o, &db, why, sizeof why), SOW_E_NOMEM);
+    assert_non_null(strstr(why, "GB"));
+    /* 6 pits up to 24 seeds: C(36, 12) entries. */
+    assert_true(sow_db_bytes(&g, 24) >= 1251677700ull);
+    assert_true(sow_db_bytes(&g, 24) < 1251677700ull + 1000000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_pie_same),
+        cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_against_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
