@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db/file.h"
@@ -143,6 +144,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             "memory budget of %.2f GB", max_seeds, g->m, (double)need / 1e9,
             (double)opt->memory / 1e9);
         return SOW_E_NOMEM;
+    }
+
+    struct stat st;
+    if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        say(why, why_size, "%s is not a directory", dir);
+        return SOW_E_IO;
     }
 
     sow_db *db = calloc(1, sizeof *db);
