@@ -52,7 +52,7 @@ static void test_count(void **state)
     assert_int_equal(sow_index_count(18, 255), UINT64_MAX);
 }
 
-/* rank(unrank(r)) == r, next() walks the ranks in order, every board has k
+/* rank(unrank(r)) == r, next() walks (and prev() undoes it) the ranks in order, every board has k
  * seeds, and the walk ends exactly at the last rank: together a bijection. */
 static void test_bijection(void **state)
 {
@@ -73,8 +73,18 @@ static void test_bijection(void **state)
                 for (int j = 0; j < P; j++)
                     s += c[j];
                 assert_int_equal(s, k);
+                uint8_t back[SOW_IDX_MAX_PARTS];
+                memcpy(back, c, (size_t)P);
                 bool more = sow_index_next(P, c);
                 assert_int_equal(more, r + 1 < n);
+                if (more) {
+                    uint8_t prev[SOW_IDX_MAX_PARTS];
+                    memcpy(prev, c, (size_t)P);
+                    assert_true(sow_index_prev(P, prev));
+                    assert_memory_equal(prev, back, (size_t)P);
+                } else {
+                    assert_int_equal(sow_index_prev(P, back), r > 0);
+                }
             }
         }
     }

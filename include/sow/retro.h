@@ -101,6 +101,24 @@ static inline bool sow_index_next(int parts, uint8_t *c)
     return false;
 }
 
+/* Steps c to the board of the previous rank; false at rank 0. */
+static inline bool sow_index_prev(int parts, uint8_t *c)
+{
+    /* The inverse of sow_index_next: the first non-empty pit j gives one
+     * seed back to pit j+1 and its other seeds to pit 0, the highest
+     * arrangement of the pits below j+1. */
+    int j = 0;
+    while (j < parts - 1 && !c[j])
+        j++;
+    if (j == parts - 1)
+        return false;
+    unsigned v = c[j] - 1u;
+    c[j] = 0;
+    c[j + 1]++;
+    c[0] = (uint8_t)v;
+    return true;
+}
+
 /* Board <-> position: c[j] as drawn above. The position gets stores 0, no
  * tuzdik, South to move (half 0 flag 0, half 1 flag North). */
 void sow_index_to_pos(int m, const uint8_t *c, sow_pos *p);

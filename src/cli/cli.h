@@ -86,5 +86,6 @@ double cli_now(void);
 int cmd_play(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 
 #endif

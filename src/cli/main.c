@@ -15,6 +15,7 @@ static const command commands[] = {
     {"play", cmd_play, "replay a game record and show the position"},
     {"perft", cmd_perft, "count move sequences (move generator check)"},
     {"solve", cmd_solve, "solve a position exactly"},
+    {"db", cmd_db, "build, check and query endgame databases"},
 };
 
 static void usage(FILE *f)
