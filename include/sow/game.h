@@ -58,6 +58,10 @@ typedef struct sow_game {
     int m;                 /* pits per side */
     int total;             /* seeds on the board, 2mn */
     int ring_len;          /* holes a sowing cycles through */
+    /* ceil(2^16 / ring_len): s / ring_len == (s * ring_recip) >> 16 exactly
+     * for every s <= SOW_MAX_TOTAL (the error term s * (ring_recip *
+     * ring_len - 2^16) stays below 2^16), which spares sowing a division. */
+    uint32_t ring_recip;
     sow_landing landing;
     bool ring_has_store;   /* the mover's store is a hole of her ring */
     bool origin_first;     /* toguz: the first stone goes back to the origin */

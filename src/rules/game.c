@@ -163,6 +163,7 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
     for (int i = 0; i < m; i++)
         g->ring_byte[L++] = (uint8_t)(SOW_HALF + i);
     g->ring_len = L;
+    g->ring_recip = (uint32_t)((65536 + L - 1) / L);
     memset(g->byte_ring, -1, sizeof g->byte_ring);
     for (int r = 0; r < L; r++) {
         g->byte_ring[g->ring_byte[r]] = (int8_t)r;

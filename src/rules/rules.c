@@ -82,22 +82,46 @@ sow_err sow_position_check(const sow_game *g, const sow_pos *p)
     return SOW_OK;
 }
 
-static uint64_t perft(const sow_game *g, const sow_pos *p, int depth)
-{
-    if (depth == 0)
-        return 1;
-    sow_move ms[SOW_MAX_MOVES];
-    int n = sow_i_moves(g, p, ms);
-    uint64_t nodes = 0;
-    for (int k = 0; k < n; k++) {
-        sow_pos q = *p;
-        sow_i_make(g, &q, ms[k]);
-        nodes += perft(g, &q, depth - 1);
+/* perft for depth >= 1 with the landing rule a compile-time constant: once
+ * inlined into the four perft_* below, sow_i_make_as loses the branches and
+ * code of the other games and is inlined itself. At depth 1 every move is
+ * still made (perft counts make-moves, no bulk counting); only the call to
+ * depth 0 is saved, and sow_i_keep stops the compiler from deleting the make
+ * whose result nothing reads. */
+#define SOW_PERFT_FOR(name, land)                                         \
+    static uint64_t name(const sow_game *g, const sow_pos *p, int depth)  \
+    {                                                                     \
+        sow_move ms[SOW_MAX_MOVES];                                       \
+        int n = sow_i_moves(g, p, ms);                                    \
+        uint64_t nodes = 0;                                               \
+        for (int k = 0; k < n; k++) {                                     \
+            sow_pos q = *p;                                               \
+            sow_i_make_as(g, &q, ms[k], land);                            \
+            if (depth == 1)                                               \
+                sow_i_keep(&q);                                             \
+            else                                                          \
+                nodes += name(g, &q, depth - 1);                          \
+        }                                                                 \
+        return depth == 1 ? (uint64_t)n : nodes;                          \
     }
-    return nodes;
-}
+
+SOW_PERFT_FOR(perft_plain, SOW_LAND_PLAIN)
+SOW_PERFT_FOR(perft_capture, SOW_LAND_CAPTURE)
+SOW_PERFT_FOR(perft_relay, SOW_LAND_RELAY)
+SOW_PERFT_FOR(perft_toguz, SOW_LAND_TOGUZ)
 
 uint64_t sow_perft(const sow_game *g, const sow_pos *p, int depth)
 {
-    return depth < 0 ? 0 : perft(g, p, depth);
+    if (depth <= 0)
+        return depth == 0;
+    switch (g->landing) {
+    case SOW_LAND_PLAIN:
+        return perft_plain(g, p, depth);
+    case SOW_LAND_CAPTURE:
+        return perft_capture(g, p, depth);
+    case SOW_LAND_RELAY:
+        return perft_relay(g, p, depth);
+    default:
+        return perft_toguz(g, p, depth);
+    }
 }

@@ -5,6 +5,15 @@
  * s / L full turns of the ring (+laps in every hole, g->lap) plus s % L
  * seeds in the next holes (g->part[start][s % L]); four 64-bit adds in all.
  * The last seed lands in hole (start + s) mod L.
+ *
+ * Speed notes (bench/perft_bench, results/perft.md). Every write to a
+ * position is a whole-word read-modify-write (sow_i_zero, sow_i_add), never
+ * a byte store: the next sowing reads the same bytes back through 64-bit
+ * loads, and a load wider than a pending narrow store cannot be forwarded
+ * from the store buffer (a stall of a dozen cycles or more per make on x86).
+ * Reading single bytes is fine. The lap count uses a reciprocal multiply
+ * instead of a division, and move generation turns the mover's row into a
+ * bit mask of non-empty pits in a few word operations.
  */
 #ifndef SOW_RULES_INLINE_H
 #define SOW_RULES_INLINE_H
@@ -17,12 +26,26 @@
 
 /* Sows s seeds into the holes after ring hole `start`; returns the ring hole
  * of the last seed. The caller has emptied the origin. */
+/* Byte `b` of `p` set to 0, by a word operation (see the speed notes). */
+static inline void sow_i_zero(sow_pos *p, int b)
+{
+    p->w[b >> 3] &= ~((uint64_t)0xff << (8 * (b & 7)));
+}
+
+/* Byte `b` of `p` increased by v; the byte cannot overflow into the next
+ * because no count exceeds SOW_MAX_TOTAL. */
+static inline void sow_i_add(sow_pos *p, int b, unsigned v)
+{
+    p->w[b >> 3] += (uint64_t)v << (8 * (b & 7));
+}
+
 static inline int sow_i_sow(const sow_game *g, sow_pos *p, int start, unsigned s)
 {
     unsigned L = (unsigned)g->ring_len;
     uint64_t laps = 0;
+    assert(s <= SOW_MAX_TOTAL);
     if (s >= L) {
-        laps = s / L;
+        laps = (s * g->ring_recip) >> 16; /* s / L, see game.h */
         s -= (unsigned)laps * L;
     }
     const uint64_t *pm = g->part[start][s];
@@ -58,8 +81,8 @@ static inline bool sow_i_over(const sow_game *g, const sow_pos *p)
 /* The final sweep: each player takes the seeds of her own row. */
 static inline void sow_i_sweep(const sow_game *g, sow_pos *p)
 {
-    p->b[SOW_B_STORE] += (uint8_t)sow_i_row_sum(g, p, 0);
-    p->b[SOW_HALF + SOW_B_STORE] += (uint8_t)sow_i_row_sum(g, p, 1);
+    sow_i_add(p, SOW_B_STORE, (unsigned)sow_i_row_sum(g, p, 0));
+    sow_i_add(p, SOW_HALF + SOW_B_STORE, (unsigned)sow_i_row_sum(g, p, 1));
     p->w[0] &= ~g->row_mask[0];
     p->w[1] &= ~g->row_mask[1];
     p->w[2] &= ~g->row_mask[0];
@@ -70,10 +93,11 @@ static inline void sow_i_sweep(const sow_game *g, sow_pos *p)
 static inline void sow_i_capture(const sow_game *g, sow_pos *p, int r)
 {
     int o = SOW_HALF + g->m - 1 - r;
-    if (p->b[o] || g->capture_empty) {
-        p->b[SOW_B_STORE] += (uint8_t)(1 + p->b[o]);
-        p->b[r] = 0;
-        p->b[o] = 0;
+    unsigned c = p->b[o];
+    if (c || g->capture_empty) {
+        sow_i_add(p, SOW_B_STORE, 1 + c);
+        sow_i_zero(p, r);
+        sow_i_zero(p, o);
     }
 }
 
@@ -83,18 +107,18 @@ static inline void sow_i_capture(const sow_game *g, sow_pos *p, int r)
 static inline int sow_i_toguz_sow(const sow_game *g, sow_pos *p, int i)
 {
     unsigned s = p->b[i];
-    p->b[i] = 0;
+    sow_i_zero(p, i);
     int start = s == 1 ? i : (i == 0 ? g->ring_len - 1 : i - 1);
     int r = sow_i_sow(g, p, start, s);
     int t = p->b[SOW_B_TUZDIK];
     if (t) {
-        p->b[SOW_B_STORE] += p->b[SOW_HALF + t - 1];
-        p->b[SOW_HALF + t - 1] = 0;
+        sow_i_add(p, SOW_B_STORE, p->b[SOW_HALF + t - 1]);
+        sow_i_zero(p, SOW_HALF + t - 1);
     }
     t = p->b[SOW_HALF + SOW_B_TUZDIK];
     if (t) {
-        p->b[SOW_HALF + SOW_B_STORE] += p->b[t - 1];
-        p->b[t - 1] = 0;
+        sow_i_add(p, SOW_HALF + SOW_B_STORE, p->b[t - 1]);
+        sow_i_zero(p, t - 1);
     }
     return r;
 }
@@ -107,45 +131,48 @@ static inline bool sow_i_claim_ok(const sow_game *g, const sow_pos *p, int o)
            pit != p->b[SOW_HALF + SOW_B_TUZDIK];
 }
 
-static inline void sow_i_make(const sow_game *g, sow_pos *p, sow_move mv)
+/* sow_i_make with the landing rule passed in: callers that know it at
+ * compile time (perft) get code for their game only. land == g->landing. */
+static inline __attribute__((always_inline)) void
+sow_i_make_as(const sow_game *g, sow_pos *p, sow_move mv, sow_landing land)
 {
     int i = mv & SOW_MOVE_PIT_MASK;
     int m = g->m;
     bool again = false;
-    assert(i < m && p->b[i] > 0);
+    assert(i < m && p->b[i] > 0 && land == g->landing);
 
-    if (g->landing == SOW_LAND_TOGUZ) {
+    if (land == SOW_LAND_TOGUZ) {
         int r = sow_i_toguz_sow(g, p, i);
         int o = g->ring_byte[r];
         if (o >= SOW_HALF && o != SOW_HALF - 1 + p->b[SOW_B_TUZDIK]) {
             unsigned c = p->b[o];
             if ((c & 1) == 0) {
-                p->b[SOW_B_STORE] += (uint8_t)c;
-                p->b[o] = 0;
+                sow_i_add(p, SOW_B_STORE, c);
+                sow_i_zero(p, o);
             } else if (mv & SOW_MOVE_CLAIM) {
                 assert(c == 3 && sow_i_claim_ok(g, p, o));
-                p->b[SOW_B_TUZDIK] = (uint8_t)(o - SOW_HALF + 1);
-                p->b[SOW_B_STORE] += 3;
-                p->b[o] = 0;
+                sow_i_add(p, SOW_B_TUZDIK, (unsigned)(o - SOW_HALF + 1)); /* was 0 */
+                sow_i_add(p, SOW_B_STORE, 3);
+                sow_i_zero(p, o);
             }
         }
     } else {
         unsigned s = p->b[i];
-        p->b[i] = 0;
+        sow_i_zero(p, i);
         int r = sow_i_sow(g, p, i, s);
-        if (g->landing == SOW_LAND_RELAY) {
+        if (land == SOW_LAND_RELAY) {
             /* An occupied landing hole (either row) is picked up and sown on;
              * terminates because each turn of the ring stores a seed. */
             while (r != m && p->b[g->ring_byte[r]] > 1) {
                 int o = g->ring_byte[r];
                 unsigned c = p->b[o];
-                p->b[o] = 0;
+                sow_i_zero(p, o);
                 r = sow_i_sow(g, p, r, c);
             }
         }
         if (r == m)
             again = true;
-        else if (r < m && g->landing != SOW_LAND_PLAIN && p->b[r] == 1)
+        else if (r < m && land != SOW_LAND_PLAIN && p->b[r] == 1)
             sow_i_capture(g, p, r);
     }
     if (!again)
@@ -154,15 +181,41 @@ static inline void sow_i_make(const sow_game *g, sow_pos *p, sow_move mv)
         sow_i_sweep(g, p);
 }
 
+static inline void sow_i_make(const sow_game *g, sow_pos *p, sow_move mv)
+{
+    sow_i_make_as(g, p, mv, g->landing);
+}
+
+/* Makes the compiler believe *p is read, so that a make whose result is
+ * unused (perft's last ply) is still performed. Emits no instruction of
+ * its own. */
+static inline void sow_i_keep(const sow_pos *p)
+{
+    __asm__ volatile("" : : "r"(p->w[0]), "r"(p->w[1]), "r"(p->w[2]), "r"(p->w[3]));
+}
+
+/* Bit k set iff the mover's pit k + 1 is non-empty. Pits above m hold 0,
+ * so no row mask is needed. Byte-wise "non-zero" without carries between
+ * bytes: adding 0x7f to the low 7 bits sets bit 7 iff they are non-zero,
+ * or-ing x adds the bytes whose bit 7 was already set; the multiply then
+ * gathers bit 8k into bit 56 + k (no two partial products meet there). */
+static inline unsigned sow_i_pit_mask(const sow_pos *p)
+{
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t x = p->w[0];
+    uint64_t nz = (((x & lo7) + lo7) | x) & ~lo7;
+    unsigned mask = (unsigned)(((nz >> 7) * 0x0102040810204080ull) >> 56);
+    return mask | (unsigned)((p->w[1] & 0xff) != 0) << 8;
+}
+
 static inline int sow_i_moves(const sow_game *g, const sow_pos *p, sow_move *out)
 {
     if (sow_i_over(g, p))
         return 0;
     int n = 0;
     bool claims = g->tuzdik && p->b[SOW_B_TUZDIK] == 0;
-    for (int i = 0; i < g->m; i++) {
-        if (!p->b[i])
-            continue;
+    for (unsigned mask = sow_i_pit_mask(p); mask; mask &= mask - 1) {
+        int i = __builtin_ctz(mask);
         out[n++] = (sow_move)i;
         if (claims) {
             sow_pos q = *p;
