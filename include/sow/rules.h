@@ -66,8 +66,9 @@ int sow_score_margin(const sow_game *g, int score);
  * not mirroring each other). */
 sow_err sow_position_check(const sow_game *g, const sow_pos *p);
 
-/* perft(depth) as RULES.md defines it. Every move is made (no bulk counting
- * at the leaves), so the count is also the number of sow_make calls. */
+/* perft(depth) as RULES.md defines it. Every move is made, the last ply's
+ * included (no bulk counting), so one call makes perft(1) + ... +
+ * perft(depth) moves. */
 uint64_t sow_perft(const sow_game *g, const sow_pos *p, int depth);
 
 #endif
