@@ -1,9 +1,10 @@
 /* test_retro.c - database values against the reference solver.
  *
  * For each game and variant that changes values, and boards of 1..4 pits
- * per side: every entry (default suite: a sample; SOW_SLOW=1: every board
- * with at most 12 seeds) plus the store difference of a position with
- * random stores equals sow_ref_solve's score of that position. Also: the
+ * per side: every entry (default suite: a sample; slow: every board with
+ * at most 12 seeds) plus the store difference of a position with
+ * random stores equals sow_ref_solve's score of that position (argument
+ * `slow` or SOW_SLOW=1: the full sweep). Also: the
  * 1-thread and 2-thread builds are byte-identical.
  */
 #include <setjmp.h>
@@ -36,10 +37,12 @@ static const cfg cfgs[] = {
     {SOW_CONGKAK, 0},
 };
 
+static bool slow_arg; /* argument `slow` (the lead's convention for slow runs) */
+
 static bool slow(void)
 {
     const char *s = getenv("SOW_SLOW");
-    return s && *s && strcmp(s, "0") != 0;
+    return slow_arg || (s && *s && strcmp(s, "0") != 0);
 }
 
 static void game_of(const cfg *c, int m, sow_game *g)
@@ -113,6 +116,62 @@ static void test_against_reference(void **state)
         }
 }
 
+/* Every entry of every board up to K satisfies the minimax equation over
+ * its children, computed here with the public rules API (sow_moves,
+ * sow_make, sow_over, sow_terminal_score) and the database for the
+ * children. Since play is acyclic (doc/retrograde.md), a table that
+ * satisfies the equation everywhere is the exact one, by induction on
+ * (seeds on the board, -potential). */
+static void test_bellman(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
+        for (int m = 1; m <= 4; m++) {
+            sow_game g;
+            game_of(&cfgs[i], m, &g);
+            int K = m <= 3 ? 16 : 12;
+            sow_db *db;
+            assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, NULL, 0), SOW_OK);
+            sow_index ix;
+            sow_index_init(&ix, 2 * m);
+            for (int k = 0; k <= K; k++) {
+                uint8_t c[SOW_IDX_MAX_PARTS];
+                uint64_t n = sow_index_count(2 * m, k);
+                sow_index_unrank(&ix, k, 0, c);
+                for (uint64_t r = 0; r < n; r++, sow_index_next(2 * m, c)) {
+                    sow_pos p;
+                    sow_index_to_pos(m, c, &p);
+                    int want;
+                    sow_move ms[SOW_MAX_MOVES];
+                    int nm = sow_moves(&g, &p, ms);
+                    if (nm == 0) {
+                        want = sow_terminal_score(&g, &p);
+                    } else {
+                        want = -1000;
+                        for (int j = 0; j < nm; j++) {
+                            sow_pos q = p;
+                            sow_make(&g, &q, ms[j]);
+                            int s = sow_over(&g, &q)
+                                        ? sow_terminal_score(&g, &q)
+                                        : (q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE]) *
+                                                  g.score_scale +
+                                              sow_db_probe(db, &q);
+                            if (sow_pos_to_move(&q) != sow_pos_to_move(&p))
+                                s = -s;
+                            if (s > want)
+                                want = s;
+                        }
+                    }
+                    if (sow_db_probe(db, &p) != want)
+                        fail_msg("%s m=%d variant=%#x k=%d rank %llu: entry %d, children give %d",
+                                 sow_game_name(g.cfg.game), m, g.cfg.variant, k,
+                                 (unsigned long long)r, sow_db_probe(db, &p), want);
+                }
+            }
+            sow_db_close(db);
+        }
+}
+
 /* The pie rule does not change a database. */
 static void test_pie_same(void **state)
 {
@@ -175,12 +234,14 @@ static void test_refusals(void **state)
     assert_true(sow_db_bytes(&g, 24) < 1251677700ull + 1000000);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    slow_arg = argc > 1 && strcmp(argv[1], "slow") == 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_pie_same),
         cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_bellman),
         cmocka_unit_test(test_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
