@@ -1,0 +1,129 @@
+/* sow/search.h - the exact solver: parallel alpha-beta driven by MTD(f),
+ * with a shared transposition table and optional endgame-database probes.
+ *
+ * What is searched. A score (sow/rules.h) splits into the store difference
+ * already banked and the *future gain* still to come:
+ *     score = (own store - opp store) * score_scale + future.
+ * In every game here the future gain does not depend on the stores (they
+ * are never sown from), so the search works on the future gain, keys its
+ * transposition table on the pits only (stores and side-to-move flag
+ * masked out: the rules are symmetric), and bounds it by the seeds left on
+ * the board: |future| <= seeds_on_board * scale (+1 for a tie-break).
+ *
+ * Cycles (Toguz). A position repeated on the current search path scores as
+ * perpetual play (sow_perpetual_score: future gain 0). The value of a node
+ * then depends on its ancestors, but only on those with the same stores:
+ * stores never decrease, so a position below a node can only equal an
+ * ancestor if no store changed in between. The transposition key of such a
+ * game therefore includes an order-free hash (XOR) of the ancestors since
+ * the stores last changed, so an entry is reused only under the very same
+ * set of repeatable ancestors, where its bounds are exact. The result equals
+ * sow_ref_solve's (see sow/refsolve.h): both compute the value of the game
+ * tree in which a repetition on the path ends the game as perpetual play.
+ *
+ * Threads. Lazy SMP: every thread runs the same null-window search of the
+ * MTD(f) driver over one shared lock-free table, helpers with a perturbed
+ * move order near the root; the first thread to finish gives the result
+ * and stops the others. Every completed null-window search is exact with
+ * respect to its window, whichever thread completes it, so the value and
+ * every root move's value are identical for any thread count (node counts
+ * differ).
+ */
+#ifndef SOW_SEARCH_H
+#define SOW_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sow/error.h"
+#include "sow/game.h"
+#include "sow/solution.h"
+
+/* An exact oracle for positions with few seeds left, e.g. an endgame
+ * database (the CLI wires sow_db in; the search does not depend on it).
+ * `probe` returns the future gain (score units, see above) for the player to
+ * move of any non-finished position whose pits hold at most `max_seeds`
+ * seeds in all. It must be thread-safe. */
+typedef struct sow_oracle {
+    int max_seeds;
+    int (*probe)(const void *ctx, const sow_pos *p);
+    const void *ctx;
+} sow_oracle;
+
+/* Progress report, passed to the progress callback from the search's main
+ * thread (never concurrently). */
+typedef struct sow_search_progress {
+    const char *phase;  /* "value" (root MTD(f)), "moves" (each root move), "pv" */
+    int lower, upper;   /* proven bounds on the score being solved, mover's view */
+    int test;           /* the current null-window test value */
+    int move, nmoves;   /* "moves": which root move (0-based) of how many */
+    uint64_t nodes;     /* all threads, since the solve began */
+    double seconds;     /* since the solve began */
+} sow_search_progress;
+
+typedef struct sow_search_options {
+    int threads;             /* >= 1 (OpenMP threads) */
+    size_t tt_mb;            /* transposition table size, >= 1 MB */
+    const sow_oracle *oracle;/* NULL: no database */
+    /* `p` lies within South's opening turn of a game with the pie rule
+     * (see sow_ref_solve): root moves score max over the completions t of
+     * South's turn of -|v(t)|. */
+    bool pie_opening;
+    /* Only the root value: move_scores of non-best moves are then upper
+     * bounds (move_exact false). Much cheaper than every move's value. */
+    bool value_only;
+    int pv_max;              /* longest principal variation to extract (0: none) */
+    void (*progress)(void *ctx, const sow_search_progress *pr);
+    void *progress_ctx;
+    double progress_every;   /* seconds between reports (<= 0: 1 s) */
+} sow_search_options;
+
+#define SOW_PV_MAX 512
+
+typedef struct sow_search_result {
+    sow_solution sol;                 /* value, outcome, per-move scores, best, nodes */
+    bool move_exact[SOW_MAX_MOVES];   /* sol.move_scores[k] is exact (else an upper bound) */
+    int pv_len;
+    sow_move pv[SOW_PV_MAX];          /* a principal variation from the root */
+    int mtd_probes;                   /* null-window searches of the root value */
+    uint64_t tt_stores, tt_probes, tt_hits;
+    uint64_t oracle_probes;
+    double seconds;                   /* wall-clock, the whole call */
+    double seconds_value;             /* wall-clock until the root value was known */
+} sow_search_result;
+
+/* A solver: a transposition table and its threads' state, for one game.
+ * Reusable for many positions of that game (the table keeps what it
+ * learnt: entries are exact, so reuse is sound). */
+typedef struct sow_search sow_search;
+
+/* Creates a solver for game `g` (which must outlive it). SOW_E_ARG for
+ * threads < 1 or tt_mb < 1; SOW_E_NOMEM if the table cannot be allocated.
+ * The options are copied. */
+sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_search **out);
+void sow_search_free(sow_search *s);
+
+/* Forgets every table entry (e.g. for reproducible node counts). */
+void sow_search_clear(sow_search *s);
+
+/* Solves `p` exactly: value, outcome, every root move's score (unless
+ * value_only), a best move, a principal variation. SOW_E_POSITION if `p`
+ * is not a position of the game, SOW_E_ARG for pie_opening when `p` is not
+ * South-to-move in a pie game, SOW_E_LIMIT if a line is longer than the
+ * search stack (4096 plies). Not reentrant on one sow_search. */
+sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out);
+
+/* Fixed-depth search (benchmarks): depth-limited alpha-beta with iterative
+ * deepening, a leaf scored as the store difference (future gain 0).
+ * `*score` is the depth-`depth` minimax score for the mover (exact score if
+ * the whole game fits in the depth), `*nodes` the nodes visited. Runs on
+ * the solver's threads; with one thread and a cleared table the node count
+ * is deterministic. The oracle is not used. */
+sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
+                         uint64_t *nodes);
+
+/* Bytes of table a given --tt-mb allocates (whole 64-byte buckets). */
+size_t sow_search_tt_bytes(size_t tt_mb);
+
+#endif

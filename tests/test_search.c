@@ -1,0 +1,539 @@
+/* test_search.c - the exact solver against the reference solver.
+ *
+ * For every game on the small boards the reference handles (m <= 4, small
+ * n), the start position and positions reached by deterministic random
+ * play are solved by both; value, outcome, best move's score and every
+ * root move's score must be equal, with 1 and 2 threads, with and without
+ * an oracle (an exact oracle built on the reference solver), with the pie
+ * rule, and for Toguz with its cycles. Plus the transposition table's
+ * packing, argument checks and the determinism of the fixed-depth search.
+ *
+ * `test_search_slow` (suite slow) adds bigger boards and Irving et al.'s
+ * published Kalah values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "search/tt.h"
+#include "sow/game.h"
+#include "sow/notation.h"
+#include "sow/refsolve.h"
+#include "sow/rules.h"
+#include "sow/search.h"
+
+#define REF_MB 256
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
+{
+    sow_config c = {id, m, n, variant};
+    assert_int_equal(sow_game_init(g, &c), SOW_OK);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+/* Plays `plies` random moves from the start (fewer if the game ends). */
+static void random_position(const sow_game *g, uint64_t seed, int plies, sow_pos *p)
+{
+    sow_game_start(g, p);
+    for (int i = 0; i < plies; i++) {
+        sow_move ms[SOW_MAX_MOVES];
+        int n = sow_moves(g, p, ms);
+        if (n == 0)
+            break;
+        sow_make(g, p, ms[rng_next(&seed) % (uint64_t)n]);
+    }
+}
+
+/* An exact oracle from the reference solver: the future gain is the
+ * reference score minus the banked store difference. Memoised on the
+ * board (the future gain does not depend on stores or side to move), so
+ * that the test stays fast; a lock keeps it thread-safe. */
+#define ORACLE_SLOTS (1 << 16)
+typedef struct ref_oracle {
+    const sow_game *g;
+    sow_pos key[ORACLE_SLOTS];
+    int value[ORACLE_SLOTS];
+    bool used[ORACLE_SLOTS];
+    size_t count;
+    sow_config cfg;
+} ref_oracle;
+
+static ref_oracle oracle_memo;
+
+static int ref_probe(const void *ctx, const sow_pos *p)
+{
+    ref_oracle *o = (ref_oracle *)ctx;
+    sow_pos k = *p;
+    k.b[SOW_B_STORE] = k.b[SOW_HALF + SOW_B_STORE] = 0;
+    k.b[SOW_B_FLAGS] = 0;
+    k.b[SOW_HALF + SOW_B_FLAGS] = 1;
+    uint64_t h = (k.w[0] * 0x9E3779B97F4A7C15ull) ^ (k.w[1] * 31) ^ (k.w[2] * 0xC2B2AE3D27D4EB4Full) ^ k.w[3];
+    int v = 0;
+    bool found = false;
+#pragma omp critical(test_oracle)
+    {
+        for (size_t i = (size_t)(h >> 48);; i = (i + 1) % ORACLE_SLOTS) {
+            if (!o->used[i])
+                break;
+            if (sow_pos_eq(&o->key[i], &k)) {
+                v = o->value[i];
+                found = true;
+                break;
+            }
+        }
+        if (!found) {
+            sow_solution s;
+            sow_err e = sow_ref_solve(o->g, &k, false, 16, &s);
+            assert_int_equal(e, SOW_OK);
+            v = s.score;
+            size_t i = (size_t)(h >> 48);
+            while (o->used[i])
+                i = (i + 1) % ORACLE_SLOTS;
+            if (o->count < ORACLE_SLOTS / 2) { /* keep the table half empty */
+                o->count++;
+                o->used[i] = true;
+                o->key[i] = k;
+                o->value[i] = v;
+            }
+        }
+    }
+    return v;
+}
+
+static void oracle_for(const sow_game *g)
+{
+    if (oracle_memo.g && memcmp(&oracle_memo.cfg, &g->cfg, sizeof g->cfg) == 0) {
+        oracle_memo.g = g;
+        return;
+    }
+    memset(&oracle_memo, 0, sizeof oracle_memo);
+    oracle_memo.g = g;
+    oracle_memo.cfg = g->cfg;
+}
+
+/* The reference solutions already computed: every test solves the same
+ * positions, the reference solver is the slow part. */
+#define REF_MEMO 1024
+static struct {
+    sow_config cfg;
+    sow_pos p;
+    bool pie;
+    sow_err e;
+    sow_solution s;
+} ref_memo[REF_MEMO];
+static int ref_count;
+
+static sow_err ref_solve(const sow_game *g, const sow_pos *p, bool pie, sow_solution *out)
+{
+    for (int i = 0; i < ref_count; i++)
+        if (ref_memo[i].pie == pie && sow_pos_eq(&ref_memo[i].p, p) &&
+            memcmp(&ref_memo[i].cfg, &g->cfg, sizeof g->cfg) == 0) {
+            *out = ref_memo[i].s;
+            return ref_memo[i].e;
+        }
+    sow_err e = sow_ref_solve(g, p, pie, REF_MB, out);
+    if (ref_count < REF_MEMO) {
+        ref_memo[ref_count].cfg = g->cfg;
+        ref_memo[ref_count].p = *p;
+        ref_memo[ref_count].pie = pie;
+        ref_memo[ref_count].e = e;
+        ref_memo[ref_count].s = *out;
+        ref_count++;
+    }
+    return e;
+}
+
+typedef struct setup {
+    int threads;
+    int oracle_seeds; /* -1: no oracle */
+    size_t tt_mb;
+} setup;
+
+/* Solves p with both solvers and checks every field. */
+static void check_position(const sow_game *g, const sow_pos *p, bool pie, const setup *su,
+                           int pv_check)
+{
+    sow_solution ref;
+    sow_err e = ref_solve(g, p, pie, &ref);
+    if (e == SOW_E_LIMIT)
+        return; /* too big for the reference: nothing to compare */
+    assert_int_equal(e, SOW_OK);
+
+    if (su->oracle_seeds >= 0)
+        oracle_for(g);
+    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo};
+    sow_search_options opt = {
+        .threads = su->threads,
+        .tt_mb = su->tt_mb,
+        .oracle = su->oracle_seeds >= 0 ? &oracle : NULL,
+        .pie_opening = pie,
+        .pv_max = 64,
+    };
+    sow_search *s;
+    assert_int_equal(sow_search_new(g, &opt, &s), SOW_OK);
+    sow_search_result r;
+    e = sow_search_solve(s, p, &r);
+    assert_int_equal(e, SOW_OK);
+    char buf[SOW_POS_TEXT_MAX];
+    sow_pos_format(g, p, buf, sizeof buf);
+    if (r.sol.score != ref.score)
+        fail_msg("%s %dx%d %s: score %d, reference %d", sow_game_name(g->cfg.game), g->m,
+                 g->cfg.seeds, buf, r.sol.score, ref.score);
+    assert_int_equal(r.sol.value, ref.value);
+    assert_int_equal(r.sol.outcome, ref.outcome);
+    assert_int_equal(r.sol.nmoves, ref.nmoves);
+    for (int k = 0; k < ref.nmoves; k++) {
+        assert_int_equal(r.sol.moves[k], ref.moves[k]);
+        assert_true(r.move_exact[k]);
+        if (r.sol.move_scores[k] != ref.move_scores[k])
+            fail_msg("%s %dx%d %s move %d: score %d, reference %d", sow_game_name(g->cfg.game),
+                     g->m, g->cfg.seeds, buf, k, r.sol.move_scores[k], ref.move_scores[k]);
+    }
+    if (ref.nmoves) {
+        assert_true(r.sol.best >= 0 && r.sol.best < r.sol.nmoves);
+        assert_int_equal(r.sol.move_scores[r.sol.best], ref.score);
+        assert_true(r.pv_len >= 1);
+        assert_int_equal(r.pv[0], r.sol.moves[r.sol.best]);
+    }
+
+    /* The principal variation is legal and, played out, keeps the value:
+     * each move's reference score equals the position's (non-pie only). */
+    if (!pie && ref.nmoves) {
+        sow_pos x = *p;
+        int score = ref.score;
+        for (int i = 0; i < r.pv_len && i < pv_check; i++) {
+            int mover = sow_pos_to_move(&x);
+            assert_int_equal(sow_play(g, &x, r.pv[i]), SOW_OK);
+            if (g->cycles)
+                break; /* reference values below the root depend on the path */
+            sow_solution c;
+            assert_int_equal(ref_solve(g, &x, false, &c), SOW_OK);
+            int cs = sow_pos_to_move(&x) == mover ? c.score : -c.score;
+            assert_int_equal(cs, score);
+            score = c.score;
+        }
+    }
+
+    /* value_only gives the same value and an achieving best move. */
+    if (!pie) {
+        sow_search_free(s);
+        opt.value_only = true;
+        assert_int_equal(sow_search_new(g, &opt, &s), SOW_OK);
+        e = sow_search_solve(s, p, &r);
+        assert_int_equal(e, SOW_OK);
+        assert_int_equal(r.sol.score, ref.score);
+        if (ref.nmoves)
+            assert_int_equal(ref.move_scores[r.sol.best], ref.score);
+    }
+    sow_search_free(s);
+}
+
+typedef struct board {
+    sow_game_id game;
+    int m, n;
+    unsigned variant;
+    int randoms; /* random positions besides the start */
+} board;
+
+/* Small boards of every game and variant; each solves in milliseconds
+ * with the reference solver. */
+static const board small_boards[] = {
+    {SOW_KALAH, 2, 2, 0, 10},
+    {SOW_KALAH, 3, 2, 0, 10},
+    {SOW_KALAH, 3, 3, 0, 10},
+    {SOW_KALAH, 4, 1, 0, 10},
+    {SOW_KALAH, 4, 2, 0, 6},
+    {SOW_KALAH, 3, 3, SOW_VAR_EMPTY_CAPTURE, 10},
+    {SOW_KALAH, 4, 2, SOW_VAR_EMPTY_CAPTURE, 4},
+    {SOW_KALAH, 3, 3, SOW_VAR_END_ON_TURN, 10},
+    {SOW_KALAH, 3, 3, SOW_VAR_NO_SWEEP, 10},
+    {SOW_KALAH, 3, 2, SOW_VAR_NO_SWEEP | SOW_VAR_END_ON_TURN | SOW_VAR_EMPTY_CAPTURE, 10},
+    {SOW_CHUNGKALA, 2, 3, 0, 10},
+    {SOW_CHUNGKALA, 3, 2, 0, 10},
+    {SOW_CHUNGKALA, 3, 3, 0, 10},
+    {SOW_CHUNGKALA, 4, 2, 0, 6},
+    {SOW_CONGKAK, 3, 3, 0, 10},
+    {SOW_CONGKAK, 4, 2, 0, 10},
+    {SOW_CONGKAK, 4, 3, 0, 6},
+    {SOW_TOGUZ, 2, 1, 0, 10},
+    {SOW_TOGUZ, 2, 2, 0, 10},
+    {SOW_TOGUZ, 2, 3, 0, 10},
+    {SOW_TOGUZ, 2, 3, SOW_VAR_NO_TUZDIK, 10},
+};
+
+static void check_boards(const board *bs, size_t nb, const setup *su)
+{
+    for (size_t i = 0; i < nb; i++) {
+        sow_game g;
+        game_of(&g, bs[i].game, bs[i].m, bs[i].n, bs[i].variant);
+        sow_pos p;
+        sow_game_start(&g, &p);
+        check_position(&g, &p, false, su, 4);
+        for (int k = 0; k < bs[i].randoms; k++) {
+            random_position(&g, 1000 * i + (uint64_t)k, 1 + k % 9, &p);
+            check_position(&g, &p, false, su, k < 2 ? 2 : 0);
+        }
+    }
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void test_tt_pack(void **state)
+{
+    (void)state;
+    tt_data d = {-300, 255, 0x13, 17, 40};
+    tt_data e = tt_unpack(tt_pack(&d));
+    assert_int_equal(e.lower, -300);
+    assert_int_equal(e.upper, 255);
+    assert_int_equal(e.move, 0x13);
+    assert_int_equal(e.draft, 17);
+    assert_int_equal(e.work, 40);
+    tt_data x = {-32768, 32767, TT_NO_MOVE, TT_DRAFT_EXACT, 255};
+    e = tt_unpack(tt_pack(&x));
+    assert_int_equal(e.lower, -32768);
+    assert_int_equal(e.upper, 32767);
+    assert_int_equal(e.move, TT_NO_MOVE);
+    assert_int_equal(e.draft, TT_DRAFT_EXACT);
+    assert_int_equal(e.work, 255);
+}
+
+static void test_tt_store_probe(void **state)
+{
+    (void)state;
+    tt t;
+    t.nb = 3; /* not a power of two: indexing is by multiply */
+    t.b = calloc(t.nb, sizeof(tt_bucket));
+    assert_non_null(t.b);
+    tt_data d;
+    assert_false(tt_probe(&t, 12345, &d));
+    tt_store(&t, 12345, -4, 10, 2, TT_DRAFT_EXACT, 100);
+    assert_true(tt_probe(&t, 12345, &d));
+    assert_int_equal(d.lower, -4);
+    assert_int_equal(d.upper, 10);
+    assert_int_equal(d.move, 2);
+    /* Same key, same draft: bounds intersect. */
+    tt_store(&t, 12345, -10, 6, TT_NO_MOVE, TT_DRAFT_EXACT, 1);
+    assert_true(tt_probe(&t, 12345, &d));
+    assert_int_equal(d.lower, -4);
+    assert_int_equal(d.upper, 6);
+    assert_int_equal(d.move, 2);
+    assert_int_equal(d.work, 7);
+    /* A shallower draft never overwrites a deeper one of the same key. */
+    tt_store(&t, 12345, 0, 0, 1, 3, 1000);
+    assert_true(tt_probe(&t, 12345, &d));
+    assert_int_equal(d.draft, TT_DRAFT_EXACT);
+    /* A key that differs does not match, even in the same bucket. */
+    assert_false(tt_probe(&t, 12345 ^ 1, &d));
+    /* A full bucket gives way to the newcomer, dropping the least work. */
+    uint64_t keys[6];
+    tt_bucket *b = tt_bucket_of(&t, 777);
+    int found = 0;
+    for (uint64_t k = 1; found < 6; k += 0x9E3779B97F4A7C15ull)
+        if (tt_bucket_of(&t, k) == b)
+            keys[found++] = k;
+    for (int i = 0; i < 4; i++)
+        tt_store(&t, keys[i], 0, 0, 0, TT_DRAFT_EXACT, 1ull << (10 + i));
+    tt_store(&t, keys[4], 1, 1, 0, TT_DRAFT_EXACT, 1);
+    assert_false(tt_probe(&t, keys[0], &d));
+    assert_true(tt_probe(&t, keys[4], &d));
+    assert_true(tt_probe(&t, keys[3], &d));
+    /* A torn entry (check word from another write) is rejected. */
+    tt_entry *e = &b->e[0];
+    uint64_t data = atomic_load(&e->data);
+    atomic_store(&e->data, data ^ 0x100);
+    for (int i = 0; i < 5; i++)
+        if (tt_probe(&t, keys[i], &d))
+            assert_true(d.lower == 0 || d.lower == 1);
+    free(t.b);
+}
+
+static void test_args(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    sow_search *s;
+    sow_search_options opt = {.threads = 0, .tt_mb = 1};
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_E_ARG);
+    opt.threads = 1;
+    opt.tt_mb = 0;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_E_ARG);
+    opt.tt_mb = 1;
+    opt.pie_opening = true; /* not a pie game */
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    sow_search_result r;
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_ARG);
+    sow_search_free(s);
+    opt.pie_opening = false;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    p.b[5] = 7; /* a pit beyond m */
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_POSITION);
+    int score;
+    uint64_t nodes;
+    sow_game_start(&g, &p);
+    assert_int_equal(sow_search_depth(s, &p, -1, &score, &nodes), SOW_E_ARG);
+    sow_search_free(s);
+}
+
+static void test_finished(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    sow_pos p;
+    char why[64];
+    assert_int_equal(sow_pos_parse(&g, "0,0,0/5/1,0,0/6/s", &p, why, sizeof why), SOW_OK);
+    sow_search_options opt = {.threads = 1, .tt_mb = 1, .pv_max = 8};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    sow_search_result r;
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_OK);
+    assert_int_equal(r.sol.nmoves, 0);
+    assert_int_equal(r.sol.best, -1);
+    assert_int_equal(r.sol.value, -2);
+    assert_int_equal(r.sol.outcome, SOW_LOSS);
+    assert_int_equal(r.pv_len, 0);
+    sow_search_free(s);
+}
+
+static void test_small_1thread(void **state)
+{
+    (void)state;
+    setup su = {1, -1, 4};
+    check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
+}
+
+static void test_small_2threads(void **state)
+{
+    (void)state;
+    setup su = {2, -1, 4};
+    check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
+}
+
+/* A tiny table forces replacements and collisions of buckets. */
+static void test_small_tiny_table(void **state)
+{
+    (void)state;
+    setup su = {2, -1, 1};
+    check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
+}
+
+static void test_small_oracle(void **state)
+{
+    (void)state;
+    /* Toguz is never given an oracle (the solver ignores it there). */
+    for (int seeds = 2; seeds <= 6; seeds += 4) {
+        setup su = {1, seeds, 4};
+        check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
+        su.threads = 2;
+        check_boards(small_boards, 5, &su);
+    }
+}
+
+static void test_pie(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{2, 2}, {3, 2}, {3, 3}, {4, 2}};
+    for (int t = 1; t <= 2; t++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            sow_game g;
+            game_of(&g, SOW_KALAH, sizes[i][0], sizes[i][1], SOW_VAR_PIE);
+            sow_pos p;
+            sow_game_start(&g, &p);
+            setup su = {t, -1, 4};
+            check_position(&g, &p, true, &su, 0);
+            game_of(&g, SOW_KALAH, sizes[i][0], sizes[i][1], SOW_VAR_PIE | SOW_VAR_EMPTY_CAPTURE);
+            check_position(&g, &p, true, &su, 0);
+        }
+}
+
+/* Irving et al. (2000), Table 9, Kalah with empty capture: the boards that
+ * solve in well under a second. */
+static void test_irving_small(void **state)
+{
+    (void)state;
+    static const int cases[][3] = {{4, 1, 2}, {4, 2, 6}, {4, 3, 8}, {5, 1, 0}, {5, 2, 0},
+                                   {6, 1, 2}, {3, 3, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i][0] == 3)
+            continue; /* not in the table */
+        sow_game g;
+        game_of(&g, SOW_KALAH, cases[i][0], cases[i][1], SOW_VAR_EMPTY_CAPTURE);
+        sow_pos p;
+        sow_game_start(&g, &p);
+        sow_search_options opt = {.threads = 1, .tt_mb = 16, .value_only = true};
+        sow_search *s;
+        assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+        sow_search_result r;
+        assert_int_equal(sow_search_solve(s, &p, &r), SOW_OK);
+        if (r.sol.value != cases[i][2])
+            fail_msg("kalah(%d,%d) empty-capture: %d, published %+d", cases[i][0], cases[i][1],
+                     r.sol.value, cases[i][2]);
+        sow_search_free(s);
+    }
+}
+
+/* The fixed-depth search: deterministic node counts on one thread from a
+ * cleared table, and exact once the depth covers the whole game. */
+static void test_depth(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    sow_search_options opt = {.threads = 1, .tt_mb = 8};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    int s1, s2;
+    uint64_t n1, n2;
+    assert_int_equal(sow_search_depth(s, &p, 8, &s1, &n1), SOW_OK);
+    sow_search_clear(s);
+    assert_int_equal(sow_search_depth(s, &p, 8, &s2, &n2), SOW_OK);
+    assert_int_equal(s1, s2);
+    assert_int_equal(n1, n2);
+    assert_true(n1 > 100);
+    sow_search_free(s);
+
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    sow_game_start(&g, &p);
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    sow_solution ref;
+    assert_int_equal(sow_ref_solve(&g, &p, false, REF_MB, &ref), SOW_OK);
+    assert_int_equal(sow_search_depth(s, &p, 100, &s1, &n1), SOW_OK);
+    assert_int_equal(s1, ref.score);
+    sow_search_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tt_pack),
+        cmocka_unit_test(test_tt_store_probe),
+        cmocka_unit_test(test_args),
+        cmocka_unit_test(test_finished),
+        cmocka_unit_test(test_small_1thread),
+        cmocka_unit_test(test_small_2threads),
+        cmocka_unit_test(test_small_tiny_table),
+        cmocka_unit_test(test_small_oracle),
+        cmocka_unit_test(test_pie),
+        cmocka_unit_test(test_irving_small),
+        cmocka_unit_test(test_depth),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
