@@ -62,9 +62,15 @@ sow_err sow_retro_supported(const sow_game *g)
     return g->cycles || g->landing == SOW_LAND_TOGUZ ? SOW_E_ARG : SOW_OK;
 }
 
+typedef int (*solve_fn)(const bctx *c, const sow_pos *p, uint64_t r);
+
+#define HOT static inline __attribute__((always_inline))
+
 /* Future of p (stores 0, South to move, not over), rank r in level k;
- * stores it and returns it. */
-__attribute__((flatten)) static int solve(const bctx *c, const sow_pos *p, uint64_t r)
+ * stores it and returns it. `land` is g->landing as a compile-time
+ * constant (one copy per landing rule: the make loses the other games'
+ * branches); `self` is that copy, for the recursion. */
+HOT int solve_impl(const bctx *c, const sow_pos *p, uint64_t r, sow_landing land, solve_fn self)
 {
     const sow_game *g = c->g;
     int best = INT_MIN;
@@ -72,7 +78,7 @@ __attribute__((flatten)) static int solve(const bctx *c, const sow_pos *p, uint6
         if (!p->b[i])
             continue;
         sow_pos q = *p;
-        sow_i_make(g, &q, (sow_move)i);
+        sow_i_make_as(g, &q, (sow_move)i, land);
         bool swapped = q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH;
         int s;
         if (sow_i_over(g, &q)) {
@@ -91,7 +97,7 @@ __attribute__((flatten)) static int solve(const bctx *c, const sow_pos *p, uint6
                 if (s == SOW_RETRO_UNSET) {
                     q.b[SOW_B_FLAGS] = 0;
                     q.b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
-                    s = solve(c, &q, rq);
+                    s = self(c, &q, rq);
                 }
             }
         }
@@ -103,6 +109,21 @@ __attribute__((flatten)) static int solve(const bctx *c, const sow_pos *p, uint6
     assert(best != INT_MIN && best > SOW_RETRO_UNSET && best <= INT8_MAX);
     store8(c->out, r, best);
     return best;
+}
+
+static int solve_plain(const bctx *c, const sow_pos *p, uint64_t r)
+{
+    return solve_impl(c, p, r, SOW_LAND_PLAIN, solve_plain);
+}
+
+static int solve_capture(const bctx *c, const sow_pos *p, uint64_t r)
+{
+    return solve_impl(c, p, r, SOW_LAND_CAPTURE, solve_capture);
+}
+
+static int solve_relay(const bctx *c, const sow_pos *p, uint64_t r)
+{
+    return solve_impl(c, p, r, SOW_LAND_RELAY, solve_relay);
 }
 
 /* One successor of a batch position, to be resolved after its table
@@ -130,7 +151,7 @@ typedef struct batch {
 
 /* Phase 1 for one position: make every move, find its entry, prefetch it.
  * Finished positions are stored at once and not added. */
-static inline void batch_add(const bctx *c, batch *bt, const uint8_t *cb, uint64_t r)
+HOT void batch_add(const bctx *c, batch *bt, const uint8_t *cb, uint64_t r, sow_landing land)
 {
     const sow_game *g = c->g;
     int m = c->m;
@@ -145,7 +166,7 @@ static inline void batch_add(const bctx *c, batch *bt, const uint8_t *cb, uint64
         if (!p->b[i])
             continue;
         sow_pos q = *p;
-        sow_i_make(g, &q, (sow_move)i);
+        sow_i_make_as(g, &q, (sow_move)i, land);
         child *x = &bt->ch[bt->n][n++];
         x->move = (int8_t)i;
         x->neg = q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH;
@@ -176,7 +197,7 @@ static inline void batch_add(const bctx *c, batch *bt, const uint8_t *cb, uint64
  * successor that is not computed yet is computed first, by recursion.
  * (Deferring such positions to later passes over the chunk was tried and
  * does not pay: their successors mostly lie in other chunks.) */
-static inline void batch_finish(const bctx *c, batch *bt)
+HOT void batch_finish(const bctx *c, batch *bt, sow_landing land, solve_fn solve)
 {
     for (int b = 0; b < bt->n; b++) {
         int best = INT_MIN;
@@ -187,7 +208,7 @@ static inline void batch_finish(const bctx *c, batch *bt)
                 v = __atomic_load_n(x->ptr, __ATOMIC_RELAXED);
                 if (v == SOW_RETRO_UNSET) {
                     sow_pos q = bt->pos[b];
-                    sow_i_make(c->g, &q, (sow_move)x->move);
+                    sow_i_make_as(c->g, &q, (sow_move)x->move, land);
                     q.b[SOW_B_FLAGS] = 0;
                     q.b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
                     v = solve(c, &q, (uint64_t)(x->ptr - c->out));
@@ -215,7 +236,8 @@ static inline void batch_finish(const bctx *c, batch *bt)
  * Order: ascending rank. Neither order is a topological one (doc/
  * retrograde.md), but measured on Kalah m=6 up to 16 seeds, ascending rank
  * leaves 38% of the positions to the recursion and descending 80%. */
-__attribute__((flatten)) static void build_chunk(const bctx *c, uint64_t lo, uint64_t hi)
+HOT void build_chunk_impl(const bctx *c, uint64_t lo, uint64_t hi, sow_landing land,
+                          solve_fn solve)
 {
     uint8_t cb[SOW_IDX_MAX_PARTS];
     int P = 2 * c->m;
@@ -225,11 +247,27 @@ __attribute__((flatten)) static void build_chunk(const bctx *c, uint64_t lo, uin
     for (uint64_t r = lo; r < hi; r++, sow_index_next(P, cb)) {
         if (load8(c->out, r) != SOW_RETRO_UNSET)
             continue; /* computed through a recursion already */
-        batch_add(c, &bt, cb, r);
+        batch_add(c, &bt, cb, r, land);
         if (bt.n == BATCH)
-            batch_finish(c, &bt);
+            batch_finish(c, &bt, land, solve);
     }
-    batch_finish(c, &bt);
+    batch_finish(c, &bt, land, solve);
+}
+
+static void build_chunk(const bctx *c, uint64_t lo, uint64_t hi)
+{
+    switch (c->g->landing) {
+    case SOW_LAND_PLAIN:
+        build_chunk_impl(c, lo, hi, SOW_LAND_PLAIN, solve_plain);
+        break;
+    case SOW_LAND_CAPTURE:
+        build_chunk_impl(c, lo, hi, SOW_LAND_CAPTURE, solve_capture);
+        break;
+    default:
+        assert(c->g->landing == SOW_LAND_RELAY);
+        build_chunk_impl(c, lo, hi, SOW_LAND_RELAY, solve_relay);
+        break;
+    }
 }
 
 sow_err sow_retro_build(const sow_retro_job *job)
