@@ -18,17 +18,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "search/tt.h"
+#include "sow/db.h"
 #include "sow/game.h"
 #include "sow/notation.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
 #include "sow/search.h"
 
-#define REF_MB 256
+static size_t REF_MB = 256; /* the slow suite raises it */
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -520,8 +522,126 @@ static void test_depth(void **state)
     sow_search_free(s);
 }
 
-int main(void)
+/* ---- with the real endgame database as oracle ---------------------------- */
+
+static int db_probe(const void *ctx, const sow_pos *p)
 {
+    return sow_db_probe(ctx, p);
+}
+
+/* Solves the start of (game, m, n, variant) with a database up to K seeds
+ * and `threads` threads; returns the value (margin). */
+static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, int threads,
+                         sow_search_result *r)
+{
+    sow_game g;
+    game_of(&g, id, m, n, variant);
+    sow_db *db = NULL;
+    char why[200];
+    if (K > 0)
+        assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, why, sizeof why), SOW_OK);
+    sow_oracle oracle = {K, db_probe, db};
+    sow_search_options opt = {.threads = threads, .tt_mb = 64, .oracle = db ? &oracle : NULL,
+                              .value_only = true, .pv_max = 16};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    assert_int_equal(sow_search_solve(s, &p, r), SOW_OK);
+    sow_search_free(s);
+    sow_db_close(db);
+    return r->sol.value;
+}
+
+/* The database as oracle on small boards: the same values as the
+ * reference (every root move), 1 and 2 threads. */
+static void test_small_db(void **state)
+{
+    (void)state;
+    static const board boards[] = {
+        {SOW_KALAH, 3, 3, 0, 6},         {SOW_KALAH, 4, 2, SOW_VAR_EMPTY_CAPTURE, 4},
+        {SOW_CHUNGKALA, 3, 3, 0, 6},     {SOW_CONGKAK, 4, 3, 0, 4},
+        {SOW_KALAH, 3, 3, SOW_VAR_NO_SWEEP | SOW_VAR_END_ON_TURN, 6},
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        sow_game g;
+        game_of(&g, boards[i].game, boards[i].m, boards[i].n, boards[i].variant);
+        sow_db *db;
+        char why[200];
+        assert_int_equal(sow_db_open(&g, 8, NULL, NULL, &db, why, sizeof why), SOW_OK);
+        sow_oracle oracle = {8, db_probe, db};
+        for (int t = 1; t <= 2; t++) {
+            sow_search_options opt = {.threads = t, .tt_mb = 4, .oracle = &oracle, .pv_max = 8};
+            sow_search *s;
+            assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+            for (int k = 0; k <= boards[i].randoms; k++) {
+                sow_pos p;
+                random_position(&g, 77 * i + (uint64_t)k, k ? 1 + k % 7 : 0, &p);
+                sow_solution ref;
+                assert_int_equal(ref_solve(&g, &p, false, &ref), SOW_OK);
+                sow_search_result r;
+                assert_int_equal(sow_search_solve(s, &p, &r), SOW_OK);
+                assert_int_equal(r.sol.score, ref.score);
+                for (int j = 0; j < ref.nmoves; j++)
+                    assert_int_equal(r.sol.move_scores[j], ref.move_scores[j]);
+            }
+            sow_search_free(s);
+        }
+        sow_db_close(db);
+    }
+}
+
+/* ---- slow: published values ---------------------------------------------- */
+
+/* Irving, Donkers & Uiterwijk (2000), Table 9 (empty capture), with a
+ * database as oracle; and the standard rule's (6,3) = +2. */
+static void test_irving_table9(void **state)
+{
+    (void)state;
+    static const int cases[][4] = {
+        /* m, n, value, database seeds */
+        {4, 4, 2, 16}, {4, 5, 2, 16}, {4, 6, 0, 18}, {5, 3, 8, 16},
+        {5, 4, 12, 16}, {6, 2, 10, 16}, {6, 3, 2, 16},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sow_search_result r;
+        int v = solve_with_db(SOW_KALAH, cases[i][0], cases[i][1], SOW_VAR_EMPTY_CAPTURE,
+                              cases[i][3], 2, &r);
+        if (v != cases[i][2])
+            fail_msg("kalah(%d,%d) empty-capture: %d, published %+d", cases[i][0], cases[i][1],
+                     v, cases[i][2]);
+        print_message("kalah(%d,%d) empty-capture = %+d (%llu nodes, %.1f s)\n", cases[i][0],
+                      cases[i][1], v, (unsigned long long)r.sol.nodes, r.seconds);
+    }
+    sow_search_result r;
+    assert_int_equal(solve_with_db(SOW_KALAH, 6, 3, 0, 16, 2, &r), 2);
+}
+
+/* Bigger boards than the fast suite against the reference solver. */
+static void test_medium_vs_reference(void **state)
+{
+    (void)state;
+    static const board boards[] = {
+        {SOW_KALAH, 4, 3, 0, 4},     {SOW_KALAH, 4, 3, SOW_VAR_EMPTY_CAPTURE, 4},
+        {SOW_CHUNGKALA, 4, 3, 0, 4}, {SOW_CONGKAK, 4, 4, 0, 4},
+        {SOW_KALAH, 4, 3, SOW_VAR_END_ON_TURN, 2},
+    };
+    setup su = {2, -1, 64};
+    check_boards(boards, sizeof boards / sizeof boards[0], &su);
+    su.oracle_seeds = 10;
+    su.threads = 1;
+    check_boards(boards, 2, &su);
+}
+
+int main(int argc, char **argv)
+{
+    /* Thousands of tiny parallel searches: libgomp's idle threads would
+     * spin between them (its default wait policy) and eat the other core.
+     * The policy is read when libgomp loads, so set it and start again. */
+    if (!getenv("OMP_WAIT_POLICY")) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        execv("/proc/self/exe", argv);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_pack),
         cmocka_unit_test(test_tt_store_probe),
@@ -532,8 +652,17 @@ int main(void)
         cmocka_unit_test(test_small_tiny_table),
         cmocka_unit_test(test_small_oracle),
         cmocka_unit_test(test_pie),
+        cmocka_unit_test(test_small_db),
         cmocka_unit_test(test_irving_small),
         cmocka_unit_test(test_depth),
     };
+    const struct CMUnitTest slow[] = {
+        cmocka_unit_test(test_medium_vs_reference),
+        cmocka_unit_test(test_irving_table9),
+    };
+    if (argc > 1 && strcmp(argv[1], "slow") == 0) {
+        REF_MB = 2048;
+        return cmocka_run_group_tests(slow, NULL, NULL);
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

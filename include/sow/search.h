@@ -77,6 +77,7 @@ typedef struct sow_search_options {
     void (*progress)(void *ctx, const sow_search_progress *pr);
     void *progress_ctx;
     double progress_every;   /* seconds between reports (<= 0: 1 s) */
+    double time_limit;       /* > 0: give up after this many seconds (SOW_E_INTERRUPTED) */
 } sow_search_options;
 
 #define SOW_PV_MAX 512
@@ -104,6 +105,13 @@ typedef struct sow_search sow_search;
 sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_search **out);
 void sow_search_free(sow_search *s);
 
+/* Replaces the oracle (NULL: none); the table stays, its entries are exact
+ * whatever the oracle. Ignored for games that cycle. */
+void sow_search_set_oracle(sow_search *s, const sow_oracle *oracle);
+
+/* Sets options.time_limit for the next calls. */
+void sow_search_set_time_limit(sow_search *s, double seconds);
+
 /* Forgets every table entry (e.g. for reproducible node counts). */
 void sow_search_clear(sow_search *s);
 
@@ -111,7 +119,8 @@ void sow_search_clear(sow_search *s);
  * value_only), a best move, a principal variation. SOW_E_POSITION if `p`
  * is not a position of the game, SOW_E_ARG for pie_opening when `p` is not
  * South-to-move in a pie game, SOW_E_LIMIT if a line is longer than the
- * search stack (4096 plies). Not reentrant on one sow_search. */
+ * search stack (1024 plies), SOW_E_INTERRUPTED past the time limit. Not
+ * reentrant on one sow_search. */
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out);
 
 /* Fixed-depth search (benchmarks): depth-limited alpha-beta with iterative

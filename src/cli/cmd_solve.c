@@ -1,82 +1,373 @@
-/* cmd_solve.c - `sow solve`: the exact value of a position. */
+/* cmd_solve.c - `sow solve`: the exact value of a position.
+ *
+ * Wires the pieces together: the endgame database (sow/db.h) becomes the
+ * search's oracle (sow/search.h keeps search independent of db), the
+ * memory budget is split between the database and the transposition table,
+ * and progress goes to stderr. `--reference` keeps the reference solver
+ * reachable for comparisons.
+ */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "sow/db.h"
 #include "sow/refsolve.h"
+#include "sow/search.h"
 
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                 [--moves LIST | --position P] [--memory MB] [--json]\n"
+    "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
+    "                 [--memory MB] [--db DIR] [--db-seeds K | --no-db]\n"
+    "                 [--value-only] [--reference] [--quiet] [--json]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
     "to move under optimal play, stores included), the outcome (win, draw or\n"
-    "loss for the player to move, tie-break included) and every legal move's\n"
-    "value. This version uses the reference solver (exhaustive negamax with\n"
-    "memoisation): exact but only for small boards.\n"
+    "loss for the player to move, tie-break included), every legal move's\n"
+    "value, a best move and a principal variation. The solver is MTD(f) over\n"
+    "alpha-beta with a transposition table, endgame-database probes (kalah,\n"
+    "chungkala, congkak) and Lazy SMP threads.\n"
     "\n" CLI_GAME_HELP
-    "  --memory MB         memory for the memo table (default 4096)\n"
+    "  --threads T         search threads (default 1)\n"
+    "  --memory MB         budget for database + table (default 2048)\n"
+    "  --tt-mb MB          transposition table (default: a quarter of --memory,\n"
+    "                      at most 1024)\n"
+    "  --db DIR            load the database files of DIR, build and save the\n"
+    "                      missing ones (default: build in memory, save nothing)\n"
+    "  --db-seeds K        database up to K seeds on the board (default: the\n"
+    "                      largest that pays off and fits the budget)\n"
+    "  --no-db             no database\n"
+    "  --value-only        only the value and a best move (other moves: bounds)\n"
+    "  --reference         use the reference solver (slow, small boards only;\n"
+    "                      --memory bounds its memo table)\n"
+    "  --quiet             no progress on stderr\n"
     "\n"
-    "example: sow solve chungkala --pits 4 --seeds 3\n";
+    "example: sow solve kalah --pits 6 --seeds 4\n";
 
-int cmd_solve(int argc, char **argv)
+/* Largest database built by default, in positions: about 20 s of one core
+ * at the measured ~8 M positions/s (results/db-build.md); beyond that the
+ * build costs more than it saves on the boards the defaults target. */
+#define DB_PAYOFF_POSITIONS 1.5e8
+
+/* Without --db or --db-seeds, a search without database runs this long
+ * first; most small boards are solved by then. */
+#define TRIAL_SECONDS 2.0
+
+typedef struct progress_state {
+    bool tty;
+    double last;
+    const cli_game *cg;
+} progress_state;
+
+static void on_db_progress(void *ctx, const sow_progress *p)
 {
-    cli_game cg = {0};
-    const char *memory = NULL;
-    const cli_opt opts[] = {CLI_GAME_OPTS(&cg), {"memory", OPT_STRING, &memory}, {NULL, 0, NULL}};
-    const char *pos[1];
-    int npos;
-    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
-    cg.name = npos ? pos[0] : NULL;
-    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20) : 4096;
-    cli_game_setup(&cg, true, true);
+    progress_state *st = ctx;
+    bool level_done = p->done == p->total;
+    if (!st->tty && !level_done && p->seconds - st->last < 5)
+        return;
+    st->last = p->seconds;
+    double rate = p->seconds > 0 ? (double)p->all_done / p->seconds : 0;
+    fprintf(stderr, "%sdatabase: seeds %d/%d, %.0f%% of all, %.1f M positions/s, %.1f s%s",
+            st->tty ? "\r" : "", p->seeds, p->max_seeds,
+            p->all_total ? 100.0 * (double)p->all_done / (double)p->all_total : 100.0,
+            rate / 1e6, p->seconds, st->tty ? "\033[K" : "\n");
+}
 
+static void on_search_progress(void *ctx, const sow_search_progress *pr)
+{
+    progress_state *st = ctx;
+    const sow_game *g = &st->cg->g;
+    double rate = pr->seconds > 0 ? (double)pr->nodes / pr->seconds : 0;
+    char what[64];
+    if (strcmp(pr->phase, "moves") == 0)
+        snprintf(what, sizeof what, "move %d/%d", pr->move + 1, pr->nmoves);
+    else
+        snprintf(what, sizeof what, "%s", pr->phase);
+    fprintf(stderr, "%s%s: value in [%+d, %+d], testing >= %+d; %.1f M nodes, %.2f M nodes/s, "
+            "%.1f s%s",
+            st->tty ? "\r" : "", what, sow_score_margin(g, pr->lower),
+            sow_score_margin(g, pr->upper), sow_score_margin(g, pr->test),
+            (double)pr->nodes / 1e6, rate / 1e6, pr->seconds, st->tty ? "\033[K" : "\n");
+}
+
+static int db_probe(const void *ctx, const sow_pos *p)
+{
+    return sow_db_probe(ctx, p);
+}
+
+/* C(n, k) as a double (position counts). */
+static double binom(int n, int k)
+{
+    double r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
+}
+
+/* The default database size: every seed count up to K, K no more than the
+ * seeds on the board (beyond, nothing is probed), the entry encoding's
+ * limit, the byte budget, and the build time that pays off. 0: none. */
+static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget)
+{
+    int kmax = sow_retro_max_seeds(g);
+    if (kmax > board_seeds)
+        kmax = board_seeds;
+    int best = 0;
+    for (int k = 1; k <= kmax; k++) {
+        size_t bytes = sow_db_bytes(g, k);
+        if (bytes == SIZE_MAX || bytes > budget || binom(k + 2 * g->m, 2 * g->m) > DB_PAYOFF_POSITIONS)
+            break;
+        best = k;
+    }
+    return best;
+}
+
+static void print_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
+{
+    char mt[8];
+    printf(",\"best\":");
+    if (s->best >= 0) {
+        sow_move_format(s->moves[s->best], mt, sizeof mt);
+        printf("\"%s\"", mt);
+    } else {
+        printf("null");
+    }
+    printf(",\"moves\":[");
+    for (int k = 0; k < s->nmoves; k++) {
+        sow_move_format(s->moves[k], mt, sizeof mt);
+        int sc = s->move_scores[k];
+        if (exact[k])
+            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
+                   sow_score_margin(&cg->g, sc), cli_outcome_name(sow_outcome_of(sc)));
+        else /* value_only: no move can beat the position's value */
+            printf("%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
+                   k ? "," : "", mt, sow_score_margin(&cg->g, sc));
+    }
+    printf("]");
+}
+
+static int solve_reference(cli_game *cg, long mb)
+{
     sow_solution s;
     double t0 = cli_now();
-    sow_err e = sow_ref_solve(&cg.g, &cg.pos, cg.pie_opening, (size_t)mb, &s);
+    sow_err e = sow_ref_solve(&cg->g, &cg->pos, cg->pie_opening, (size_t)mb, &s);
     double secs = cli_now() - t0;
     if (e == SOW_E_LIMIT)
         cli_fail("solve: the position is too large for the reference solver within "
                  "--memory %ld MB", mb);
     if (e)
         cli_fail("solve: %s", sow_err_name(e));
-
+    bool exact[SOW_MAX_MOVES];
+    for (int k = 0; k < SOW_MAX_MOVES; k++)
+        exact[k] = true;
     char mt[8];
-    if (cg.json) {
+    if (cg->json) {
         printf("{");
-        cli_json_game(&cg);
-        printf(",\"value\":%d,\"outcome\":\"%s\",\"best\":", s.value, cli_outcome_name(s.outcome));
-        if (s.best >= 0) {
-            sow_move_format(s.moves[s.best], mt, sizeof mt);
-            printf("\"%s\"", mt);
-        } else {
-            printf("null");
-        }
-        printf(",\"moves\":[");
-        for (int k = 0; k < s.nmoves; k++) {
-            sow_move_format(s.moves[k], mt, sizeof mt);
-            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
-                   sow_score_margin(&cg.g, s.move_scores[k]),
-                   cli_outcome_name(sow_outcome_of(s.move_scores[k])));
-        }
-        printf("],\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"reference\"}\n",
-               cg.pie_opening ? "true" : "false", (unsigned long long)s.nodes, secs);
+        cli_json_game(cg);
+        printf(",\"value\":%d,\"outcome\":\"%s\"", s.value, cli_outcome_name(s.outcome));
+        print_json_moves(cg, &s, exact);
+        printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"reference\"}\n",
+               cg->pie_opening ? "true" : "false", (unsigned long long)s.nodes, secs);
         return 0;
     }
-    const char *who = sow_pos_to_move(&cg.pos) == SOW_SOUTH ? "south" : "north";
-    printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg.cfg.game), cg.cfg.pits,
-           cg.cfg.seeds, cg.pie_opening ? " with the pie rule" : "", s.value, who,
-           cli_outcome_name(s.outcome));
+    const char *who = sow_pos_to_move(&cg->pos) == SOW_SOUTH ? "south" : "north";
+    printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg->cfg.game),
+           cg->cfg.pits, cg->cfg.seeds, cg->pie_opening ? " with the pie rule" : "", s.value,
+           who, cli_outcome_name(s.outcome));
     if (s.nmoves) {
         printf("moves:");
         for (int k = 0; k < s.nmoves; k++) {
             sow_move_format(s.moves[k], mt, sizeof mt);
-            printf(" %s:%+d", mt, sow_score_margin(&cg.g, s.move_scores[k]));
+            printf(" %s:%+d", mt, sow_score_margin(&cg->g, s.move_scores[k]));
         }
         sow_move_format(s.moves[s.best], mt, sizeof mt);
         printf("\nbest: %s\n", mt);
     } else {
         printf("the game is over\n");
     }
-    printf("nodes %llu, %.3f s\n", (unsigned long long)s.nodes, secs);
+    printf("nodes %llu, %.3f s (reference solver)\n", (unsigned long long)s.nodes, secs);
+    return 0;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    cli_game cg = {0};
+    const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL;
+    bool quiet = false, reference = false, nodb = false, value_only = false;
+    const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
+                            {"memory", OPT_STRING, &memory},
+                            {"threads", OPT_STRING, &threads},
+                            {"tt-mb", OPT_STRING, &ttmb},
+                            {"db", OPT_STRING, &dbdir},
+                            {"db-seeds", OPT_STRING, &dbseeds},
+                            {"no-db", OPT_FLAG, &nodb},
+                            {"value-only", OPT_FLAG, &value_only},
+                            {"reference", OPT_FLAG, &reference},
+                            {"quiet", OPT_FLAG, &quiet},
+                            {NULL, 0, NULL}};
+    const char *pos[1];
+    int npos;
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
+    cg.name = npos ? pos[0] : NULL;
+    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20) : (reference ? 4096 : 2048);
+    int T = threads ? (int)cli_int("--threads", threads, 1, 256) : 1;
+    long tt = ttmb ? cli_int("--tt-mb", ttmb, 1, 1L << 20) : (mb / 4 < 1 ? 1 : mb / 4 > 1024 ? 1024 : mb / 4);
+    if (nodb && (dbdir || dbseeds))
+        cli_fail("solve: --no-db excludes --db and --db-seeds");
+    cli_game_setup(&cg, true, true);
+    if (reference) {
+        if (threads || ttmb || dbdir || dbseeds || value_only)
+            cli_fail("solve: --reference takes only the game options and --memory");
+        return solve_reference(&cg, mb);
+    }
+    if (tt > mb)
+        cli_fail("solve: --tt-mb %ld exceeds --memory %ld", tt, mb);
+
+    progress_state ps = {.tty = isatty(2) != 0, .cg = &cg};
+    const sow_game *g = &cg.g;
+    int board = 0; /* seeds on the board */
+    for (int pl = 0; pl < 2; pl++)
+        for (int i = 1; i <= g->m; i++)
+            board += sow_pos_pit(&cg.pos, pl, i);
+
+    sow_search_options so = {
+        .threads = T,
+        .tt_mb = (size_t)tt,
+        .pie_opening = cg.pie_opening,
+        .value_only = value_only,
+        .pv_max = SOW_PV_MAX,
+        .progress = quiet ? NULL : on_search_progress,
+        .progress_ctx = &ps,
+        .progress_every = ps.tty ? 0.5 : 10,
+    };
+    sow_search *s;
+    sow_err e = sow_search_new(g, &so, &s);
+    if (e == SOW_E_NOMEM)
+        cli_fail("solve: cannot allocate a %ld MB transposition table", tt);
+    if (e)
+        cli_fail("solve: %s", sow_err_name(e));
+    static sow_search_result r;
+    double t_start = cli_now();
+    uint64_t trial_nodes = 0;
+
+    /* The database: never for games that cycle. By default it is built
+     * only if the search does not finish within TRIAL_SECONDS without one
+     * (small boards solve faster than any database builds); the table
+     * keeps what the trial learnt. */
+    sow_db *db = NULL;
+    int K = 0;
+    double db_secs = 0;
+    size_t db_bytes = 0;
+    bool db_ok = !nodb && sow_retro_supported(g) == SOW_OK;
+    bool solved = false;
+    if (!db_ok && (dbdir || dbseeds))
+        cli_fail("solve: %s has no endgame database (it can repeat positions)",
+                 sow_game_name(cg.cfg.game));
+    if (!db_ok || (!dbdir && !dbseeds)) {
+        if (db_ok)
+            sow_search_set_time_limit(s, TRIAL_SECONDS);
+        e = sow_search_solve(s, &cg.pos, &r);
+        sow_search_set_time_limit(s, 0);
+        solved = e != SOW_E_INTERRUPTED;
+        trial_nodes = solved ? 0 : r.sol.nodes;
+    }
+    if (!solved) {
+        size_t budget = (size_t)(mb - tt) * 1024 * 1024;
+        if (dbseeds) {
+            K = (int)cli_int("--db-seeds", dbseeds, 0, sow_retro_max_seeds(g));
+            size_t need = sow_db_bytes(g, K);
+            if (need == SIZE_MAX || need > budget)
+                cli_fail("solve: a database up to %d seeds takes %.0f MB, more than --memory %ld "
+                         "minus the %ld MB table",
+                         K, need == SIZE_MAX ? INFINITY : (double)need / 1048576.0, mb, tt);
+        } else {
+            K = default_db_seeds(g, board, budget);
+        }
+        if (K > 0) {
+            if (!quiet && ps.tty)
+                fputs("\r\033[K", stderr);
+            sow_db_options o = {.threads = T, .memory = budget,
+                                .progress = quiet ? NULL : on_db_progress, .progress_ctx = &ps};
+            char why[256];
+            double t0 = cli_now();
+            e = sow_db_open(g, K, dbdir, &o, &db, why, sizeof why);
+            if (e)
+                cli_fail("solve: database up to %d seeds: %s", K, why);
+            db_secs = cli_now() - t0;
+            db_bytes = sow_db_bytes(g, K);
+            if (!quiet && ps.tty)
+                fputc('\n', stderr);
+            sow_oracle oracle = {K, db_probe, db};
+            sow_search_set_oracle(s, &oracle);
+        }
+        e = sow_search_solve(s, &cg.pos, &r);
+    }
+    if (!quiet && ps.tty)
+        fputs("\r\033[K", stderr);
+    if (e == SOW_E_LIMIT)
+        cli_fail("solve: a line of play is longer than the search stack");
+    if (e)
+        cli_fail("solve: %s", sow_err_name(e));
+    sow_search_free(s);
+    sow_db_close(db);
+    double total_secs = cli_now() - t_start;
+    r.sol.nodes += trial_nodes;
+
+    const sow_solution *sol = &r.sol;
+    double nps = total_secs > db_secs ? (double)sol->nodes / (total_secs - db_secs) : 0;
+    char mt[8];
+    if (cg.json) {
+        printf("{");
+        cli_json_game(&cg);
+        printf(",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
+        print_json_moves(&cg, sol, r.move_exact);
+        printf(",\"pv\":[");
+        for (int i = 0; i < r.pv_len; i++) {
+            sow_move_format(r.pv[i], mt, sizeof mt);
+            printf("%s\"%s\"", i ? "," : "", mt);
+        }
+        printf("],\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"seconds_value\":%.6f,\"seconds_search\":%.6f,"
+               "\"nps\":%.0f,\"threads\":%d,\"tt_mb\":%ld,\"mtd_probes\":%d,"
+               "\"oracle_probes\":%llu,\"db\":",
+               cg.pie_opening ? "true" : "false", (unsigned long long)sol->nodes, total_secs,
+               r.seconds_value, r.seconds, nps, T, tt, r.mtd_probes, (unsigned long long)r.oracle_probes);
+        if (db)
+            printf("{\"seeds\":%d,\"bytes\":%zu,\"seconds\":%.6f}", K, db_bytes, db_secs);
+        else
+            printf("null");
+        printf(",\"solver\":\"search\"}\n");
+        return 0;
+    }
+    const char *who = sow_pos_to_move(&cg.pos) == SOW_SOUTH ? "south" : "north";
+    printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg.cfg.game),
+           cg.cfg.pits, cg.cfg.seeds, cg.pie_opening ? " with the pie rule" : "", sol->value, who,
+           cli_outcome_name(sol->outcome));
+    if (sol->nmoves) {
+        printf("moves:");
+        for (int k = 0; k < sol->nmoves; k++) {
+            sow_move_format(sol->moves[k], mt, sizeof mt);
+            if (r.move_exact[k])
+                printf(" %s:%+d", mt, sow_score_margin(g, sol->move_scores[k]));
+            else
+                printf(" %s:<=%+d", mt, sow_score_margin(g, sol->move_scores[k]));
+        }
+        sow_move_format(sol->moves[sol->best], mt, sizeof mt);
+        printf("\nbest: %s\npv:", mt);
+        for (int i = 0; i < r.pv_len; i++) {
+            sow_move_format(r.pv[i], mt, sizeof mt);
+            printf(" %s", mt);
+        }
+        printf("\n");
+    } else {
+        printf("the game is over\n");
+    }
+    printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s), %.2f M nodes/s, "
+           "%d thread%s, table %ld MB\n",
+           (unsigned long long)sol->nodes, total_secs, r.seconds, r.seconds_value, nps / 1e6, T,
+           T > 1 ? "s" : "", tt);
+    if (db)
+        printf("database: up to %d seeds, %.0f MB, ready in %.3f s\n", K,
+               (double)db_bytes / 1048576.0, db_secs);
     return 0;
 }
