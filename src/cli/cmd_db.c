@@ -150,12 +150,16 @@ static int db_build(int argc, char **argv)
                  "command again to resume", why, dir);
     if (e)
         cli_fail("db build: %s", why);
-    size_t bytes = sow_db_bytes(&cg.g, K);
-    char name[128];
-    sow_db_file_name(&cg.g, K, name, sizeof name);
-    printf("%s: %s up to %d seeds on %d pits per side, %zu positions, in %s (%.2f s)\n",
-           dir, sow_game_name(cg.cfg.game), K, cg.cfg.pits,
-           bytes - (sow_db_bytes(&cg.g, 0) - 1), name, secs);
+    uint64_t positions = 0;
+    for (int k = 0; k <= K; k++)
+        positions += sow_index_count(2 * cg.cfg.pits, k);
+    char first[128], last[128];
+    sow_db_file_name(&cg.g, 0, first, sizeof first);
+    sow_db_file_name(&cg.g, K, last, sizeof last);
+    printf("%s: %s up to %d seeds on %d pits per side, %llu positions, files %s .. %s "
+           "(%.2f s)\n",
+           dir, sow_game_name(cg.cfg.game), K, cg.cfg.pits, (unsigned long long)positions, first,
+           last, secs);
     sow_db_close(db);
     return 0;
 }
