@@ -76,6 +76,8 @@ struct sow_search {
     _Atomic int stop;
     _Atomic int err;
     _Atomic uint64_t nodes;
+    _Atomic int moves_done;   /* root moves solved, parallel moves phase */
+    bool moves_parallel;
     /* probe() result: written once per probe under `omp critical`. */
     int result;
     bool have_result;
@@ -129,6 +131,8 @@ static void report(sow_search *s)
     if (!s->opt.progress)
         return;
     s->pr.nodes = atomic_load_explicit(&s->nodes, memory_order_relaxed);
+    if (s->moves_parallel)
+        s->pr.move = atomic_load(&s->moves_done);
     s->pr.seconds = t - s->t0;
     s->opt.progress(s->opt.progress_ctx, &s->pr);
 }
@@ -378,15 +382,33 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
 
 /* The hash of the ancestors of the probed node with the same stores, the
  * `hist` argument node() expects at that node. */
-static uint64_t anc_hist(const sow_search *s, const sow_pos *x)
+static uint64_t hist_at(const sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x)
 {
     uint64_t hist = 0;
     if (!s->g->cycles)
         return 0;
     int level = level_of(x);
-    for (int d = s->nanc - 1; d >= 0 && level_of(&s->anc[d]) == level; d--)
-        hist ^= pos_hash(&s->anc[d]);
+    for (int d = nanc - 1; d >= 0 && level_of(&anc[d]) == level; d--)
+        hist ^= pos_hash(&anc[d]);
     return hist;
+}
+
+static uint64_t anc_hist(const sow_search *s, const sow_pos *x)
+{
+    return hist_at(s, s->anc, s->nanc, x);
+}
+
+/* Puts a worker at the root of a search of a node below anc[0..nanc). */
+static void worker_at(worker *w, const sow_pos *anc, int nanc)
+{
+    w->abort = false;
+    w->ply = w->root_ply = nanc;
+    if (w->g->cycles)
+        for (int d = 0; d < nanc; d++) {
+            w->path[d] = anc[d];
+            w->phash[d] = pos_hash(&anc[d]);
+            w->plevel[d] = level_of(&anc[d]);
+        }
 }
 
 /* Searches x (not finished), with s->anc[0..nanc) as its path, on every
@@ -405,14 +427,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         worker *w = s->w[omp_get_thread_num()];
-        w->abort = false;
-        w->ply = w->root_ply = s->nanc;
-        if (s->g->cycles)
-            for (int d = 0; d < s->nanc; d++) {
-                w->path[d] = s->anc[d];
-                w->phash[d] = pos_hash(&s->anc[d]);
-                w->plevel[d] = level_of(&s->anc[d]);
-            }
+        worker_at(w, s->anc, s->nanc);
         int v = node(w, x, pos_hash(x), hist, alpha, beta, depth);
         if (!w->abort) {
 #pragma omp critical(sow_search_result)
@@ -434,7 +449,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
 
 /* Exact future gain of x for its mover if it is known without search:
  * finished, a repetition of an ancestor, or within the oracle. */
-static bool known(sow_search *s, const sow_pos *x, int *f)
+static bool known_at(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int *f)
 {
     const sow_game *g = s->g;
     if (sow_i_over(g, x)) {
@@ -443,8 +458,8 @@ static bool known(sow_search *s, const sow_pos *x, int *f)
     }
     if (g->cycles) {
         int level = level_of(x);
-        for (int d = s->nanc - 1; d >= 0 && level_of(&s->anc[d]) == level; d--)
-            if (sow_pos_eq(&s->anc[d], x)) {
+        for (int d = nanc - 1; d >= 0 && level_of(&anc[d]) == level; d--)
+            if (sow_pos_eq(&anc[d], x)) {
                 *f = 0;
                 return true;
             }
@@ -454,6 +469,40 @@ static bool known(sow_search *s, const sow_pos *x, int *f)
         return true;
     }
     return false;
+}
+
+static bool known(sow_search *s, const sow_pos *x, int *f)
+{
+    return known_at(s, s->anc, s->nanc, x, f);
+}
+
+/* MTD(f) on one worker, no parallel region: the exact future gain of x
+ * below anc[0..nanc). For searching several nodes at once, one per
+ * thread. Returns INF if stopped (error or time limit). */
+static int mtd_worker(sow_search *s, worker *w, const sow_pos *x, const sow_pos *anc, int nanc,
+                      int guess, int *probes)
+{
+    int f;
+    if (known_at(s, anc, nanc, x, &f))
+        return f;
+    int hi = seeds_on_board(s->g, x) * s->g->score_scale + s->tb, lo = -hi;
+    int g = guess < lo ? lo : guess > hi ? hi : guess;
+    uint64_t h = pos_hash(x), hist = hist_at(s, anc, nanc, x);
+    while (lo < hi) {
+        int beta = g <= lo ? lo + 1 : g;
+        if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+            return INF;
+        worker_at(w, anc, nanc);
+        g = node(w, x, h, hist, beta - 1, beta, TT_DRAFT_EXACT);
+        if (w->abort)
+            return INF;
+        (*probes)++;
+        if (g >= beta)
+            lo = g;
+        else
+            hi = g;
+    }
+    return lo;
 }
 
 /* MTD(f): the exact future gain of x, from a first guess. The score
@@ -699,6 +748,42 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
             out->move_exact[i] = i == k;
         }
         sol->best = k;
+    } else if (s->opt.threads > 1) {
+        /* Several threads: one root move per thread at a time, each an
+         * MTD(f) on its own worker over the shared table. The moves are
+         * independent, so this parallelises better than Lazy SMP. */
+        rchild c[SOW_MAX_MOVES];
+        int fq[SOW_MAX_MOVES];
+        for (int k = 0; k < n; k++)
+            make_child(g, p, sol->moves[k], &c[k]);
+        atomic_store(&s->stop, 0);
+        atomic_store(&s->moves_done, 0);
+        s->moves_parallel = true;
+        s->pr.lower = s->pr.upper = s->pr.test = sol->score;
+        int probes = 0;
+#pragma omp parallel num_threads(s->opt.threads) reduction(+ : probes)
+        {
+            worker *w = s->w[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+            for (int k = 0; k < n; k++) {
+                fq[k] = mtd_worker(s, w, &c[k].q, anc, 1, c[k].sign * (f - c[k].c0), &probes);
+                atomic_fetch_add(&s->moves_done, 1);
+            }
+            atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
+            w->published = w->nodes;
+        }
+        s->moves_parallel = false;
+        out->mtd_probes += probes;
+        if (atomic_load(&s->err))
+            return (sow_err)atomic_load(&s->err);
+        for (int k = 0; k < n; k++) {
+            if (fq[k] == INF)
+                return SOW_E_INTERRUPTED; /* unreachable without an error */
+            sol->move_scores[k] = base + c[k].c0 + c[k].sign * fq[k];
+            out->move_exact[k] = true;
+            if (sol->best < 0 || sol->move_scores[k] > sol->move_scores[sol->best])
+                sol->best = k;
+        }
     } else {
         for (int k = 0; k < n; k++) {
             s->pr.move = k;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Compares thread counts of `sow solve` (Lazy SMP) on a few boards: the
+# median wall-clock of REPS runs per thread count, the speed-up over one
+# thread, and a check that every run gives the same value and move values.
+#
+#   bench/threads.sh [BUILD_DIR] [REPS] [THREADS...]
+#   e.g. bench/threads.sh build 3 1 2
+#
+# The machine is shared: run it when it is quiet, and read speed-ups from
+# medians only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+REPS=${2:-3}
+shift 2 2>/dev/null || true
+THREADS=("$@")
+[ ${#THREADS[@]} -gt 0 ] || THREADS=(1 2)
+SOW="$BUILD/src/cli/sow"
+
+# Boards that take from a fraction of a second to about half a minute on
+# one thread. The database is fixed (--db-seeds) so only the search varies.
+BOARDS=(
+  "kalah --pits 6 --seeds 3 --db-seeds 12"
+  "kalah --pits 5 --seeds 4 --variant empty-capture --db-seeds 14"
+  "chungkala --pits 5 --seeds 3 --db-seeds 12"
+)
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+printf "%-62s %7s %10s %8s %s\n" board threads median_s speedup values
+for b in "${BOARDS[@]}"; do
+  base=""
+  ref=""
+  for t in "${THREADS[@]}"; do
+    times=()
+    for r in $(seq "$REPS"); do
+      out=$($SOW solve $b --threads "$t" --quiet --json)
+      # Search time only (the database build is the same for every count).
+      s=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["seconds_search"])')
+      v=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], [m["value"] for m in d["moves"]])')
+      if [ -z "$ref" ]; then ref="$v"; elif [ "$ref" != "$v" ]; then
+        echo "MISMATCH on '$b' with $t threads: $v vs $ref" >&2; exit 1; fi
+      times+=("$s")
+    done
+    med=$(printf "%s\n" "${times[@]}" | median)
+    [ -n "$base" ] || base=$med
+    sp=$(python3 -c "print(f'{$base/$med:.2f}' if $med > 0 else '-')")
+    printf "%-62s %7d %10.3f %8s %s\n" "$b" "$t" "$med" "$sp" "$ref"
+  done
+done
