@@ -31,8 +31,9 @@ static const char usage[] =
     "\n" CLI_GAME_HELP
     "  --threads T         search threads (default 1)\n"
     "  --memory MB         budget for database + table (default 2048)\n"
-    "  --tt-mb MB          transposition table (default: a quarter of --memory,\n"
-    "                      at most 1024)\n"
+    "  --tt-mb MB          transposition table (default: 16 MB up to 24 seeds on\n"
+    "                      the board, doubling every 4 more; at most a quarter\n"
+    "                      of --memory and 1024)\n"
     "  --db DIR            load the database files of DIR, build and save the\n"
     "                      missing ones (default: build in memory, save nothing)\n"
     "  --db-seeds K        database up to K seeds on the board (default: the\n"
@@ -45,10 +46,10 @@ static const char usage[] =
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
-/* Largest database built by default, in positions: about 20 s of one core
- * at the measured ~8 M positions/s (results/db-build.md); beyond that the
+/* Largest database built by default, in positions: about 10-20 s of one core
+ * at the measured ~4-8 M positions/s (results/db-build.md); beyond that the
  * build costs more than it saves on the boards the defaults target. */
-#define DB_PAYOFF_POSITIONS 1.5e8
+#define DB_PAYOFF_POSITIONS 9e7
 
 /* Without --db or --db-seeds, a search without database runs this long
  * first; most small boards are solved by then. */
@@ -212,7 +213,7 @@ int cmd_solve(int argc, char **argv)
     cg.name = npos ? pos[0] : NULL;
     long mb = memory ? cli_int("--memory", memory, 1, 1L << 20) : (reference ? 4096 : 2048);
     int T = threads ? (int)cli_int("--threads", threads, 1, 256) : 1;
-    long tt = ttmb ? cli_int("--tt-mb", ttmb, 1, 1L << 20) : (mb / 4 < 1 ? 1 : mb / 4 > 1024 ? 1024 : mb / 4);
+    long tt = ttmb ? cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0; /* 0: by the board, below */
     if (nodb && (dbdir || dbseeds))
         cli_fail("solve: --no-db excludes --db and --db-seeds");
     cli_game_setup(&cg, true, true);
@@ -220,6 +221,21 @@ int cmd_solve(int argc, char **argv)
         if (threads || ttmb || dbdir || dbseeds || value_only)
             cli_fail("solve: --reference takes only the game options and --memory");
         return solve_reference(&cg, mb);
+    }
+    if (tt == 0) {
+        /* A table in proportion to the work: 16 MB for boards of up to 24
+         * seeds, doubling every 4 seeds more, at most a quarter of the
+         * budget and 1 GB. A big table costs its page faults even when a
+         * small search touches a few entries of each page. */
+        int seeds = 0;
+        for (int pl = 0; pl < 2; pl++)
+            for (int i = 1; i <= cg.g.m; i++)
+                seeds += sow_pos_pit(&cg.pos, pl, i);
+        tt = 16;
+        for (int k = 24; k < seeds && tt < 1024; k += 4)
+            tt *= 2;
+        if (tt > mb / 4)
+            tt = mb / 4 < 1 ? 1 : mb / 4;
     }
     if (tt > mb)
         cli_fail("solve: --tt-mb %ld exceeds --memory %ld", tt, mb);

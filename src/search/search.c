@@ -72,6 +72,8 @@ struct sow_search {
     int etc_min;   /* enhanced transposition cut-offs at nodes with >= this many seeds */
     int pre_depth; /* depth-limited iterations before the exact search */
     tt tt;
+    void *map;      /* the table's mapping (tt.b lies within it) */
+    size_t map_len;
     worker **w;
     _Atomic int stop;
     _Atomic int err;
@@ -925,14 +927,21 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     s->pre_depth = PRE_DEPTH;
     size_t bytes = sow_search_tt_bytes(opt->tt_mb);
     s->tt.nb = bytes / sizeof(tt_bucket);
-    /* 2 MB aligned and advised as huge pages: every probe is a random
-     * access, and with 4 KB pages most would also miss the TLB. */
+    /* An anonymous mapping: zero pages that the kernel fills on first touch
+     * (a small search never pays for the whole table), 2 MB aligned and
+     * advised as huge pages: every probe is a random access, and with 4 KB
+     * pages most would also miss the TLB. */
     size_t huge = (size_t)2 << 20;
-    s->tt.b = aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
-    if (s->tt.b)
-        madvise(s->tt.b, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+    s->map_len = (bytes + huge - 1) / huge * huge + huge;
+    s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (s->map == MAP_FAILED) {
+        s->map = NULL;
+    } else {
+        s->tt.b = (tt_bucket *)(((uintptr_t)s->map + huge - 1) & ~(uintptr_t)(huge - 1));
+        madvise(s->tt.b, s->map_len - huge, MADV_HUGEPAGE);
+    }
     s->w = calloc((size_t)opt->threads, sizeof *s->w);
-    if (!s->tt.b || !s->w) {
+    if (!s->map || !s->w) {
         sow_search_free(s);
         return SOW_E_NOMEM;
     }
@@ -946,7 +955,6 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
         s->w[i]->g = g;
         s->w[i]->id = i;
     }
-    sow_search_clear(s);
     *out = s;
     return SOW_OK;
 }
@@ -966,7 +974,10 @@ void sow_search_set_time_limit(sow_search *s, double seconds)
 
 void sow_search_clear(sow_search *s)
 {
-    memset(s->tt.b, 0, s->tt.nb * sizeof(tt_bucket));
+    /* Dropping the pages of a private anonymous mapping makes them read as
+     * zeros again, without writing 0.5 GB. */
+    if (madvise(s->map, s->map_len, MADV_DONTNEED) != 0)
+        memset(s->tt.b, 0, s->tt.nb * sizeof(tt_bucket));
 }
 
 void sow_search_free(sow_search *s)
@@ -977,6 +988,7 @@ void sow_search_free(sow_search *s)
         for (int i = 0; i < s->opt.threads; i++)
             free(s->w[i]);
     free(s->w);
-    free(s->tt.b);
+    if (s->map)
+        munmap(s->map, s->map_len);
     free(s);
 }
