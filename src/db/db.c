@@ -102,16 +102,23 @@ static void remove_stale_temps(const char *dir, const char *name)
     closedir(d);
 }
 
-static int8_t *alloc_table(size_t n)
+/* A table in its own anonymous mapping, 2 MB aligned, with MADV_HUGEPAGE:
+ * successor lookups are random, and huge pages spare most TLB misses.
+ * *map and *map_len get the mapping to unmap. */
+static int8_t *alloc_table(size_t n, void **map, size_t *map_len)
 {
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const size_t huge = (size_t)2 << 20;
+    size_t len = n + huge;
+    char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
+    char *t = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
 #ifdef MADV_HUGEPAGE
-    /* Random successor lookups: huge pages spare most TLB misses. */
-    madvise(p, n, MADV_HUGEPAGE);
+    madvise(t, n, MADV_HUGEPAGE);
 #endif
-    return p;
+    *map = p;
+    *map_len = len;
+    return (int8_t *)t;
 }
 
 sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
@@ -205,14 +212,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         if (have[k])
             continue;
         uint64_t n = sow_index_count(2 * g->m, k);
-        int8_t *t = alloc_table((size_t)n);
+        int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
         if (!t) {
             say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
             e = SOW_E_NOMEM;
             goto fail;
         }
-        pv->own[k] = t;
-        pv->own_len[k] = (size_t)n;
         sow_retro_job job = {
             .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
             .threads = opt->threads, .progress = opt->progress,
