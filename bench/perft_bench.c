@@ -45,8 +45,8 @@ static const char usage[] =
     "Times sow_perft (single thread) on fixed positions and prints, per case,\n"
     "the depth, perft(depth) (leaves), the make-moves one run performs\n"
     "(perft(1)+...+perft(depth): every move is made, none bulk-counted), the\n"
-    "median wall and CPU seconds over N runs and the median speed in million\n"
-    "make-moves per second.\n"
+    "median wall and CPU seconds over N runs and the speed in million\n"
+    "make-moves per second from each median.\n"
     "\n"
     "  --reps N          runs per case, 1..101 (default 5)\n"
     "  --depth-shift K   add K (may be negative) to every case's depth\n"
@@ -137,8 +137,8 @@ int main(int argc, char **argv)
         }
 
     if (!json)
-        printf("%-20s %-5s %5s %12s %12s %4s %9s %9s %9s\n", "case", "board", "depth", "leaves",
-               "make-moves", "reps", "median s", "cpu s", "M mm/s");
+        printf("%-20s %-5s %5s %12s %12s %4s %9s %9s %9s %9s\n", "case", "board", "depth",
+               "leaves", "make-moves", "reps", "median s", "cpu s", "M mm/s", "cpu M/s");
     for (int c = 0; c < NCASES; c++) {
         const bench_case *bc = &cases[c];
         if (only && !listed(only, bc->label))
@@ -165,16 +165,16 @@ int main(int argc, char **argv)
             printf("{\"case\":\"%s\",\"game\":\"%s\",\"pits\":%d,\"seeds\":%d,\"variant\":[%s],"
                    "\"depth\":%d,\"leaves\":%llu,\"makes\":%llu,\"reps\":%d,"
                    "\"median_s\":%.6f,\"min_s\":%.6f,\"median_cpu_s\":%.6f,"
-                   "\"mmakes_per_s\":%.2f}\n",
+                   "\"mmakes_per_s\":%.2f,\"mmakes_per_cpu_s\":%.2f}\n",
                    bc->label, sow_game_name(bc->game), bc->pits, bc->seeds, var, r.depth,
                    (unsigned long long)r.leaves, (unsigned long long)r.makes, r.reps, r.median_s,
-                   r.min_s, r.median_cpu_s, r.mmakes_per_s);
+                   r.min_s, r.median_cpu_s, r.mmakes_per_s, r.mmakes_per_cpu_s);
         } else {
             char board[16];
             snprintf(board, sizeof board, "%dx%d", bc->pits, bc->seeds);
-            printf("%-20s %-5s %5d %12llu %12llu %4d %9.3f %9.3f %9.1f\n", bc->label, board,
-                   r.depth, (unsigned long long)r.leaves, (unsigned long long)r.makes, r.reps,
-                   r.median_s, r.median_cpu_s, r.mmakes_per_s);
+            printf("%-20s %-5s %5d %12llu %12llu %4d %9.3f %9.3f %9.1f %9.1f\n", bc->label,
+                   board, r.depth, (unsigned long long)r.leaves, (unsigned long long)r.makes,
+                   r.reps, r.median_s, r.median_cpu_s, r.mmakes_per_s, r.mmakes_per_cpu_s);
         }
         fflush(stdout);
         free(g);

@@ -54,5 +54,7 @@ sow_err perft_measure_run(const sow_game *g, const sow_pos *p, int depth, int re
     out->median_s = median(wall, reps);
     out->min_s = wall[0]; /* sorted by median() */
     out->mmakes_per_s = out->median_s > 0 ? (double)makes / out->median_s / 1e6 : 0.0;
+    out->mmakes_per_cpu_s =
+        out->median_cpu_s > 0 ? (double)makes / out->median_cpu_s / 1e6 : 0.0;
     return SOW_OK;
 }

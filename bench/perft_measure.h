@@ -28,6 +28,8 @@ typedef struct perft_measure {
     double min_s;        /* fastest rep, wall clock */
     double median_cpu_s; /* this thread's CPU time, median of reps */
     double mmakes_per_s; /* makes / median_s / 1e6 */
+    double mmakes_per_cpu_s; /* makes / median_cpu_s / 1e6: less disturbed
+                                * by other processes on a shared machine */
 } perft_measure;
 
 /* Runs perft(depth) from `p` `reps` times (1..PERFT_MEASURE_MAX_REPS) on the
