@@ -227,6 +227,34 @@ expect_json "solve json from moves" "$SOLVE_KEYS and $MOVES_OK" \
     "$SOW" solve kalah --pits 3 --seeds 3 --moves 1 --json --quiet
 expect_grep "solve text" "value" "$SOW" solve kalah --pits 3 --seeds 2 --quiet
 
+# the default solver and --reference agree (value, outcome, every move)
+same_solve() {
+    local name="solve = reference: $*"
+    "$SOW" solve "$@" --json --quiet >"$TMP/a" 2>/dev/null
+    local ra=$?
+    "$SOW" solve "$@" --reference --json --quiet >"$TMP/b" 2>/dev/null
+    local rb=$?
+    if [ "$ra" -ne 0 ] || [ "$rb" -ne 0 ]; then
+        bad "$name: exit $ra / $rb"
+    elif python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+key = lambda d: (d["value"], d["outcome"], [(m["move"], m["value"], m["outcome"]) for m in d["moves"]])
+sys.exit(0 if key(a) == key(b) else 1)
+' "$TMP/a" "$TMP/b"; then
+        ok
+    else
+        bad "$name: $(head -c 300 "$TMP/a") vs $(head -c 300 "$TMP/b")"
+    fi
+}
+same_solve kalah --pits 3 --seeds 2 --variant pie
+same_solve kalah --pits 3 --seeds 3 --variant pie,empty-capture --moves 1
+same_solve kalah --pits 3 --seeds 3 --variant end-on-turn,no-sweep
+same_solve chungkala --pits 4 --seeds 2
+same_solve congkak --pits 3 --seeds 3
+same_solve toguz --pits 2 --seeds 3
+same_solve toguz --position 1,0/5/1,0/3/s
+
 # ---------------------------------------------------------------- bad input
 expect_bad "unknown command" "$SOW" frobnicate
 expect_bad "unknown game" "$SOW" play oware

@@ -341,4 +341,37 @@ static inline int nv_rand_below(uint64_t *st, int n)
     return (int)(nv_rand(st) % (uint64_t)n);
 }
 
+/* A random well-formed position: counts with total <= 255 (small and large
+ * counts), random side to move, random stores, and for Toguz with claims
+ * random legal tuzdiks (not pit m, empty, not mirrored). */
+static inline void nv_random_state(const nv_rules *r, uint64_t *rng, nv_state *s)
+{
+    memset(s, 0, sizeof *s);
+    int budget = 255;
+    int cap = 1 + nv_rand_below(rng, 40);
+    for (int pl = 0; pl < 2; pl++)
+        for (int k = 0; k < r->m; k++) {
+            int v = nv_rand_below(rng, 4) == 0 ? 0 : nv_rand_below(rng, cap + 1);
+            s->pit[pl][k] = v > budget ? budget : v;
+            budget -= s->pit[pl][k];
+        }
+    for (int pl = 0; pl < 2; pl++) {
+        int v = nv_rand_below(rng, 60);
+        s->store[pl] = v > budget ? budget : v;
+        budget -= s->store[pl];
+    }
+    s->mover = nv_rand_below(rng, 2);
+    if (r->tuzdik)
+        for (int pl = 0; pl < 2; pl++) {
+            if (nv_rand_below(rng, 3) == 0)
+                continue;
+            int t = 1 + nv_rand_below(rng, r->m - 1);
+            if (t == s->tuz[1 - pl])
+                continue;
+            s->tuz[pl] = t;
+            s->store[pl] += s->pit[1 - pl][t - 1]; /* keep the total */
+            s->pit[1 - pl][t - 1] = 0;
+        }
+}
+
 #endif

@@ -262,6 +262,76 @@ static void playouts(sow_game_id id, int m, int n, unsigned variant, int games, 
         fprintf(stderr, "%s(%d,%d) v%u: %d games, %ld plies\n", sow_game_name(id), m, n, variant, games, plies);
 }
 
+/* Random positions (most not reachable from a start): every legal move of
+ * both implementations, the position after each, game over and final
+ * scores, and perft(2). */
+static void random_positions(int per_board, uint64_t seed)
+{
+    uint64_t rng = seed;
+    for (int id = 0; id < SOW_GAME_COUNT; id++) {
+        unsigned vs = sow_variants_of((sow_game_id)id);
+        for (int m = sow_pits_min((sow_game_id)id); m <= SOW_MAX_PITS; m++)
+            for (unsigned v = 0; v <= vs; v++) {
+                if (v & ~vs)
+                    continue;
+                sow_game g;
+                nv_rules r;
+                setup_game((sow_game_id)id, m, 1, v, &g, &r);
+                for (int i = 0; i < per_board; i++) {
+                    nv_state s;
+                    sow_pos p, q;
+                    nv_random_state(&r, &rng, &s);
+                    nv_to_pos(&r, &s, &p);
+                    if (sow_position_check(&g, &p) != SOW_OK)
+                        fail_at(&g, &p, NULL, 0, "sow_position_check rejects a valid position");
+                    sow_move lm[SOW_MAX_MOVES];
+                    nv_move nm[2 * SOW_MAX_PITS];
+                    int ln = sow_moves(&g, &p, lm), nn = nv_moves(&r, &s, nm);
+                    if (ln != nn)
+                        fail_at(&g, &p, NULL, 0, "move counts differ");
+                    if (sow_over(&g, &p) != nv_over(&r, &s))
+                        fail_at(&g, &p, NULL, 0, "sow_over differs");
+                    if (ln == 0) {
+                        nv_score sc = nv_terminal(&r, &s);
+                        if (sow_terminal_score(&g, &p) != sc.margin * g.score_scale + sc.tb)
+                            fail_at(&g, &p, NULL, 0, "terminal score differs");
+                    }
+                    for (int k = 0; k < ln; k++) {
+                        if (lm[k] != nv_to_move(nm[k]))
+                            fail_at(&g, &p, NULL, 0, "move lists differ");
+                        sow_pos a = p;
+                        nv_state t = s;
+                        sow_make(&g, &a, lm[k]);
+                        nv_make(&r, &t, nm[k]);
+                        nv_to_pos(&r, &t, &q);
+                        if (!sow_pos_eq(&a, &q)) {
+                            char want[SOW_POS_TEXT_MAX], got[SOW_POS_TEXT_MAX], mt[8], msg[300];
+                            sow_pos_format(&g, &q, want, sizeof want);
+                            sow_pos_format(&g, &a, got, sizeof got);
+                            sow_move_format(lm[k], mt, sizeof mt);
+                            snprintf(msg, sizeof msg, "move %s: library %s, naive %s", mt, got, want);
+                            fail_at(&g, &p, NULL, 0, msg);
+                        }
+                    }
+                    if (i % 8 == 0 && sow_perft(&g, &p, 2) != nv_perft(&r, &s, 2))
+                        fail_at(&g, &p, NULL, 0, "perft(2) differs");
+                }
+            }
+    }
+}
+
+static void test_random_positions(void **state)
+{
+    (void)state;
+    random_positions(300, 4242);
+}
+
+static void test_random_positions_slow(void **state)
+{
+    (void)state;
+    random_positions(20000, 31337);
+}
+
 static const unsigned kalah_variants[] = {
     0, EC, EOT, NS, EC | EOT, EC | NS, EOT | NS, EC | EOT | NS, PIE, EC | PIE,
 };
@@ -324,6 +394,7 @@ int main(int argc, char **argv)
         const struct CMUnitTest slow[] = {
             cmocka_unit_test(test_perft_start_slow),
             cmocka_unit_test(test_playouts_slow),
+            cmocka_unit_test(test_random_positions_slow),
         };
         return cmocka_run_group_tests_name("perft_slow", slow, NULL, NULL);
     }
@@ -332,6 +403,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_perft_edges),
         cmocka_unit_test(test_perft_start),
         cmocka_unit_test(test_playouts),
+        cmocka_unit_test(test_random_positions),
     };
     return cmocka_run_group_tests_name("perft", fast, NULL, NULL);
 }
