@@ -368,6 +368,12 @@ static void test_congkak_relay(void **state)
      * empty: game over, South sweeps */
     sow_pos p = play("0,0,2/0/1,2,1/0/s", "3", "0,0,0/6/0,0,0/0/n");
     assert_final(&p, -6, 6);
+    /* a relay that itself laps the ring (Congkak(2): S1 S2 st N1 N2):
+     * S1(3): S2 st N1 -> N1 held 6: relay 7: N2 S1 S2 st N1 N2 S1 (N1, its
+     * origin, gets a seed again) -> S1 held 1: relay 2: S2 st: extra turn */
+    use(SOW_CONGKAK, 2, 0);
+    play("3,0/0/6,0/0/s", "1", "0,3/3/1,2/0/s");
+    use(SOW_CONGKAK, 3, 0);
     /* North relays too: N1(4): N2 N3 her store S1 -> relay 2: S2 S3 ->
      * relay 2: N1 N2 -> relay 2: N3 store: extra turn */
     play("1,1,1/0/4,0,0/0/n", "1", "0,2,0/0/1,0,2/2/n");
