@@ -448,6 +448,12 @@ static void test_toguz_end(void **state)
     p = pos("0,x,0/10/1,2,0/5/s");
     assert_final(&p, 2, 2);
     assert_refused("0,x,0/10/1,2,0/5/s", 1, SOW_E_OVER);
+    /* perpetual play: the kazan difference for the mover, stones in pits
+     * counting for nobody (RULES.md Toguz 6) */
+    p = pos("1,0,4/10/1,2,0/3/s");
+    assert_int_equal(sow_perpetual_score(&G, &p), 7);
+    p = pos("1,0,4/10/1,2,0/3/n");
+    assert_int_equal(sow_perpetual_score(&G, &p), -7);
 }
 
 static void test_toguz_tuzdik(void **state)
