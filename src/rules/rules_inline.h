@@ -24,8 +24,6 @@
 #include "sow/position.h"
 #include "sow/rules.h"
 
-/* Sows s seeds into the holes after ring hole `start`; returns the ring hole
- * of the last seed. The caller has emptied the origin. */
 /* Byte `b` of `p` set to 0, by a word operation (see the speed notes). */
 static inline void sow_i_zero(sow_pos *p, int b)
 {
@@ -39,21 +37,30 @@ static inline void sow_i_add(sow_pos *p, int b, unsigned v)
     p->w[b >> 3] += (uint64_t)v << (8 * (b & 7));
 }
 
-static inline int sow_i_sow(const sow_game *g, sow_pos *p, int start, unsigned s)
+/* Empties byte `from` (holding s seeds) and sows them into the holes after
+ * ring hole `start`; returns the ring hole of the last seed. Emptying the
+ * origin is folded into the four word adds of the sowing rather than done
+ * by a store before them: the compiler may vectorise the adds into one
+ * 32-byte load, which cannot be forwarded from a pending 8-byte store (a
+ * stall that cost Toguz perft a third of its time). The subtraction cannot
+ * borrow: each byte's final count is in 0..255. */
+static inline int sow_i_sow(const sow_game *g, sow_pos *p, int from, int start, unsigned s)
 {
     unsigned L = (unsigned)g->ring_len;
-    uint64_t laps = 0;
-    assert(s <= SOW_MAX_TOTAL);
-    if (s >= L) {
-        laps = (s * g->ring_recip) >> 16; /* s / L, see game.h */
-        s -= (unsigned)laps * L;
+    uint64_t laps = 0, take = (uint64_t)s << (8 * (from & 7));
+    int wf = from >> 3;
+    unsigned k = s;
+    assert(s <= SOW_MAX_TOTAL && p->b[from] == s);
+    if (k >= L) {
+        laps = (k * g->ring_recip) >> 16; /* k / L, see game.h */
+        k -= (unsigned)laps * L;
     }
-    const uint64_t *pm = g->part[start][s];
-    p->w[0] += laps * g->lap[0] + pm[0];
-    p->w[1] += laps * g->lap[1] + pm[1];
-    p->w[2] += laps * g->lap[2] + pm[2];
-    p->w[3] += laps * g->lap[3] + pm[3];
-    unsigned r = (unsigned)start + s;
+    const uint64_t *pm = g->part[start][k];
+    p->w[0] += laps * g->lap[0] + pm[0] - (wf == 0 ? take : 0);
+    p->w[1] += laps * g->lap[1] + pm[1] - (wf == 1 ? take : 0);
+    p->w[2] += laps * g->lap[2] + pm[2] - (wf == 2 ? take : 0);
+    p->w[3] += laps * g->lap[3] + pm[3] - (wf == 3 ? take : 0);
+    unsigned r = (unsigned)start + k;
     return (int)(r >= L ? r - L : r);
 }
 
@@ -107,9 +114,8 @@ static inline void sow_i_capture(const sow_game *g, sow_pos *p, int r)
 static inline int sow_i_toguz_sow(const sow_game *g, sow_pos *p, int i)
 {
     unsigned s = p->b[i];
-    sow_i_zero(p, i);
     int start = s == 1 ? i : (i == 0 ? g->ring_len - 1 : i - 1);
-    int r = sow_i_sow(g, p, start, s);
+    int r = sow_i_sow(g, p, i, start, s);
     int t = p->b[SOW_B_TUZDIK];
     if (t) {
         sow_i_add(p, SOW_B_STORE, p->b[SOW_HALF + t - 1]);
@@ -157,17 +163,13 @@ sow_i_make_as(const sow_game *g, sow_pos *p, sow_move mv, sow_landing land)
             }
         }
     } else {
-        unsigned s = p->b[i];
-        sow_i_zero(p, i);
-        int r = sow_i_sow(g, p, i, s);
+        int r = sow_i_sow(g, p, i, i, p->b[i]);
         if (land == SOW_LAND_RELAY) {
             /* An occupied landing hole (either row) is picked up and sown on;
              * terminates because each turn of the ring stores a seed. */
             while (r != m && p->b[g->ring_byte[r]] > 1) {
                 int o = g->ring_byte[r];
-                unsigned c = p->b[o];
-                sow_i_zero(p, o);
-                r = sow_i_sow(g, p, r, c);
+                r = sow_i_sow(g, p, o, r, p->b[o]);
             }
         }
         if (r == m)
@@ -194,18 +196,20 @@ static inline void sow_i_keep(const sow_pos *p)
     __asm__ volatile("" : : "r"(p->w[0]), "r"(p->w[1]), "r"(p->w[2]), "r"(p->w[3]));
 }
 
-/* Bit k set iff the mover's pit k + 1 is non-empty. Pits above m hold 0,
- * so no row mask is needed. Byte-wise "non-zero" without carries between
- * bytes: adding 0x7f to the low 7 bits sets bit 7 iff they are non-zero,
- * or-ing x adds the bytes whose bit 7 was already set; the multiply then
- * gathers bit 8k into bit 56 + k (no two partial products meet there). */
-static inline unsigned sow_i_pit_mask(const sow_pos *p)
+/* Bit k set iff the mover's pit k + 1 is non-empty (k < m). Pits above m
+ * hold 0 anyway; the row mask costs one AND and keeps the result right even
+ * for a position built without that care. Byte-wise "non-zero" without
+ * carries between bytes: adding 0x7f to the low 7 bits sets bit 7 iff they
+ * are non-zero, or-ing x adds the bytes whose bit 7 was already set; the
+ * multiply then gathers bit 8k into bit 56 + k (no two partial products
+ * meet there). */
+static inline unsigned sow_i_pit_mask(const sow_game *g, const sow_pos *p)
 {
     const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
-    uint64_t x = p->w[0];
+    uint64_t x = p->w[0] & g->row_mask[0];
     uint64_t nz = (((x & lo7) + lo7) | x) & ~lo7;
     unsigned mask = (unsigned)(((nz >> 7) * 0x0102040810204080ull) >> 56);
-    return mask | (unsigned)((p->w[1] & 0xff) != 0) << 8;
+    return mask | (unsigned)((p->w[1] & g->row_mask[1]) != 0) << 8;
 }
 
 static inline int sow_i_moves(const sow_game *g, const sow_pos *p, sow_move *out)
@@ -214,13 +218,23 @@ static inline int sow_i_moves(const sow_game *g, const sow_pos *p, sow_move *out
         return 0;
     int n = 0;
     bool claims = g->tuzdik && p->b[SOW_B_TUZDIK] == 0;
-    for (unsigned mask = sow_i_pit_mask(p); mask; mask &= mask - 1) {
+    for (unsigned mask = sow_i_pit_mask(g, p); mask; mask &= mask - 1) {
         int i = __builtin_ctz(mask);
         out[n++] = (sow_move)i;
         if (claims) {
-            sow_pos q = *p;
-            int o = g->ring_byte[sow_i_toguz_sow(g, &q, i)];
-            if (o >= SOW_HALF && q.b[o] == 3 && sow_i_claim_ok(g, &q, o))
+            /* Where the last stone lands and what it finds there, without
+             * sowing: with `laps` full turns and k more stones, the landing
+             * hole got laps + (k > 0) stones. A claimable pit is in the
+             * opponent's row, which holds no tuzdik while the mover has none,
+             * so no stone there went to a kazan. */
+            unsigned s = p->b[i], L = (unsigned)g->ring_len, laps = 0, k = s;
+            if (k >= L) {
+                laps = (k * g->ring_recip) >> 16;
+                k -= laps * L;
+            }
+            unsigned r = (s == 1 ? (unsigned)i : (i == 0 ? L - 1 : (unsigned)i - 1)) + k;
+            int o = g->ring_byte[r >= L ? r - L : r];
+            if (o >= SOW_HALF && p->b[o] + laps + (k > 0) == 3 && sow_i_claim_ok(g, p, o))
                 out[n++] = (sow_move)(i | SOW_MOVE_CLAIM);
         }
     }
