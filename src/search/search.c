@@ -87,7 +87,7 @@ struct sow_search {
     sow_search_progress pr;
     double t0, last_report;
     /* The ancestors of the node being probed (cycles only). */
-    const sow_pos *anc;
+    sow_pos *anc; /* room for SOW_PV_MAX + 2 */
     int nanc;
 };
 
@@ -507,6 +507,138 @@ static int mtd_worker(sow_search *s, worker *w, const sow_pos *x, const sow_pos 
     return lo;
 }
 
+typedef struct rchild {
+    sow_pos q;
+    int c0, sign;
+} rchild;
+
+static void make_child(const sow_game *g, const sow_pos *p, sow_move mv, rchild *c)
+{
+    c->q = *p;
+    sow_i_make(g, &c->q, mv);
+    bool same = sow_pos_to_move(&c->q) == sow_pos_to_move(p);
+    c->sign = same ? 1 : -1;
+    int dq = store_diff(&c->q);
+    c->c0 = ((same ? dq : -dq) - store_diff(p)) * g->score_scale;
+}
+
+/* A null-window exact search of x (not known) with its children split
+ * among the threads: each thread takes the next child (table move first)
+ * and searches it alone; a child that reaches beta stops the others. When
+ * x fails low every child must be refuted, and the children are
+ * independent work: that is where Lazy SMP's duplicated effort is lost.
+ * Returns INF on error. */
+static int probe_split(sow_search *s, const sow_pos *x, int beta)
+{
+    const sow_game *g = s->g;
+    int alpha = beta - 1;
+    int S = seeds_on_board(g, x);
+    int hi = S * g->score_scale + s->tb, lo = -hi;
+    if (hi <= alpha)
+        return hi;
+    if (lo >= beta)
+        return lo;
+    uint64_t h = pos_hash(x), hist = anc_hist(s, x);
+    uint64_t key = h ^ (hist * HIST_MIX);
+    tt_data d;
+    sow_move ttmove = TT_NO_MOVE;
+    if (tt_probe(&s->tt, key, &d)) {
+        ttmove = d.move;
+        if (d.draft == TT_DRAFT_EXACT && d.lower >= beta)
+            return d.lower;
+        if (d.draft == TT_DRAFT_EXACT && d.upper <= alpha)
+            return d.upper;
+    }
+    sow_move ms[SOW_MAX_MOVES];
+    int n = sow_i_moves(g, x, ms);
+    rchild c[SOW_MAX_MOVES];
+    int order[SOW_MAX_MOVES], nc = 0;
+    int best = -INF;
+    sow_move bestmove = TT_NO_MOVE;
+    s->anc[s->nanc] = *x; /* the children's path: the ancestors, then x */
+    for (int k = 0; k < n; k++) {
+        make_child(g, x, ms[k], &c[k]);
+        int fk;
+        if (known_at(s, s->anc, s->nanc + 1, &c[k].q, &fk)) {
+            int v = c[k].c0 + c[k].sign * fk;
+            if (v > best) {
+                best = v;
+                bestmove = ms[k];
+            }
+        } else {
+            order[nc++] = k;
+        }
+    }
+    if (best >= beta) {
+        tt_store(&s->tt, key, best, hi, bestmove, TT_DRAFT_EXACT, 1);
+        return best;
+    }
+    /* Table move first, then the order node() uses. */
+    for (int i = 1; i < nc; i++)
+        for (int j = i; j > 0; j--) {
+            int a = order[j - 1], b = order[j];
+            int ka = (ms[a] == ttmove) * 4096 + (c[a].sign > 0) * 2048 + c[a].c0 * 8 + a;
+            int kb = (ms[b] == ttmove) * 4096 + (c[b].sign > 0) * 2048 + c[b].c0 * 8 + b;
+            if (ka >= kb)
+                break;
+            order[j - 1] = b;
+            order[j] = a;
+        }
+    int level = level_of(x);
+    int res[SOW_MAX_MOVES];
+    atomic_store(&s->stop, 0);
+    uint64_t nodes0 = atomic_load(&s->nodes);
+#pragma omp parallel num_threads(s->opt.threads)
+    {
+        worker *w = s->w[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+        for (int i = 0; i < nc; i++) {
+            const rchild *ch = &c[order[i]];
+            res[i] = INF;
+            if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+                continue;
+            uint64_t hc = g->cycles && level_of(&ch->q) == level ? hist ^ h : 0;
+            worker_at(w, s->anc, s->nanc + 1);
+            int v;
+            if (ch->sign > 0)
+                v = ch->c0 + node(w, &ch->q, pos_hash(&ch->q), hc, alpha - ch->c0, beta - ch->c0,
+                                  TT_DRAFT_EXACT);
+            else
+                v = ch->c0 - node(w, &ch->q, pos_hash(&ch->q), hc, ch->c0 - beta, ch->c0 - alpha,
+                                  TT_DRAFT_EXACT);
+            if (!w->abort) {
+                res[i] = v;
+                if (v >= beta)
+                    atomic_store(&s->stop, 1); /* a cut-off: the rest is moot */
+            }
+        }
+        atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
+        w->published = w->nodes;
+    }
+    if (atomic_load(&s->err))
+        return INF;
+    bool complete = true;
+    for (int i = 0; i < nc; i++) {
+        if (res[i] == INF) {
+            complete = false;
+            continue;
+        }
+        if (res[i] > best) {
+            best = res[i];
+            bestmove = ms[order[i]];
+        }
+    }
+    /* Without a cut-off every child completed (nothing else stops them). */
+    if (!complete && best < beta)
+        return INF;
+    uint64_t work = atomic_load(&s->nodes) - nodes0;
+    if (best >= beta)
+        tt_store(&s->tt, key, best, hi, bestmove, TT_DRAFT_EXACT, work);
+    else
+        tt_store(&s->tt, key, lo, best, bestmove, TT_DRAFT_EXACT, work);
+    return best;
+}
+
 /* MTD(f): the exact future gain of x, from a first guess. The score
  * reported for progress is base + sign * future (the root mover's view).
  * Returns INF on error. */
@@ -528,7 +660,10 @@ static int mtd(sow_search *s, const sow_pos *x, int guess, int base, int sign, i
             s->pr.upper = base - lo;
             s->pr.test = base - beta + 1;
         }
-        g = probe(s, x, beta - 1, beta, TT_DRAFT_EXACT);
+        if (s->opt.threads > 1 && seeds_on_board(s->g, x) >= PARALLEL_MIN_SEEDS)
+            g = probe_split(s, x, beta);
+        else
+            g = probe(s, x, beta - 1, beta, TT_DRAFT_EXACT);
         if (g == INF)
             return INF;
         if (probes)
@@ -552,21 +687,6 @@ static int test_ge(sow_search *s, const sow_pos *x, int t, bool *ok)
 }
 
 /* ---- the root ------------------------------------------------------------ */
-
-typedef struct rchild {
-    sow_pos q;
-    int c0, sign;
-} rchild;
-
-static void make_child(const sow_game *g, const sow_pos *p, sow_move mv, rchild *c)
-{
-    c->q = *p;
-    sow_i_make(g, &c->q, mv);
-    bool same = sow_pos_to_move(&c->q) == sow_pos_to_move(p);
-    c->sign = same ? 1 : -1;
-    int dq = store_diff(&c->q);
-    c->c0 = ((same ? dq : -dq) - store_diff(p)) * g->score_scale;
-}
 
 /* The table's move at x (with s->anc as its path), TT_NO_MOVE if none. */
 static sow_move tt_move(sow_search *s, const sow_pos *x)
