@@ -111,9 +111,12 @@ static double binom(int n, int k)
  * limit, the byte budget, and the build time that pays off. 0: none. */
 static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget)
 {
+    /* A search from a board of b seeds reaches positions of b - 24 seeds
+     * within its first ~2 s (the trial); below that the database mostly
+     * answers positions that search alone resolves about as fast. */
     int kmax = sow_retro_max_seeds(g);
-    if (kmax > board_seeds)
-        kmax = board_seeds;
+    if (kmax > board_seeds - 24)
+        kmax = board_seeds - 24;
     int best = 0;
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
