@@ -5,7 +5,10 @@
  *                 thread, shared table; the only recursive part
  *   probe()       one search of a node by every thread (Lazy SMP): the first
  *                 to finish gives the result and stops the others
+ *   probe_split() one null-window search of a big node, its children split
+ *                 among the threads
  *   mtd()         MTD(f): null-window probes until the bounds meet
+ *   mtd_worker()  MTD(f) on one thread (root moves solved side by side)
  *   solve()       root value, every root move's value, pie rule, PV
  */
 #include <omp.h>
@@ -327,7 +330,6 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
         memcpy(t, c, sizeof(child) * (size_t)nc);
         for (int i = 1; i < nc; i++)
             c[i] = t[1 + (i - 1 + r) % (nc - 1)];
-        (void)t;
     }
 
     if (w->ply >= MAX_PLY) {
