@@ -27,7 +27,7 @@ static const char usage[] =
     "loss for the player to move, tie-break included), every legal move's\n"
     "value, a best move and a principal variation. The solver is MTD(f) over\n"
     "alpha-beta with a transposition table, endgame-database probes (kalah,\n"
-    "chungkala, congkak) and Lazy SMP threads.\n"
+    "chungkala, congkak) and OpenMP threads (doc/search.md).\n"
     "\n" CLI_GAME_HELP
     "  --threads T         search threads (default 1)\n"
     "  --memory MB         budget for database + table (default 2048)\n"
