@@ -6,6 +6,9 @@
 #   bench/threads.sh [BUILD_DIR] [REPS] [THREADS...]
 #   e.g. bench/threads.sh build 3 1 2
 #
+# Prints the table and writes it to results/threads.md (OUT=... to change)
+# with the date, machine, load and commit.
+#
 # The machine is shared: run it when it is quiet, and read speed-ups from
 # medians only.
 set -euo pipefail
@@ -27,7 +30,11 @@ BOARDS=(
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-printf "%-62s %7s %10s %8s %s\n" board threads median_s speedup values
+OUT=${OUT:-results/threads.md}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+COMMIT="$(git rev-parse --short=12 HEAD)$(git diff --quiet -- src include || echo -dirty)"
+rows=()
+printf "%-62s %7s %10s %8s %8s %s\n" board threads median_s speedup nodes values
 for b in "${BOARDS[@]}"; do
   base=""
   ref=""
@@ -37,6 +44,7 @@ for b in "${BOARDS[@]}"; do
       out=$($SOW solve $b --threads "$t" --quiet --json)
       # Search time only (the database build is the same for every count).
       s=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["seconds_search"])')
+      nodes=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["nodes"])')
       v=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], [m["value"] for m in d["moves"]])')
       if [ -z "$ref" ]; then ref="$v"; elif [ "$ref" != "$v" ]; then
         echo "MISMATCH on '$b' with $t threads: $v vs $ref" >&2; exit 1; fi
@@ -45,6 +53,28 @@ for b in "${BOARDS[@]}"; do
     med=$(printf "%s\n" "${times[@]}" | median)
     [ -n "$base" ] || base=$med
     sp=$(python3 -c "print(f'{$base/$med:.2f}' if $med > 0 else '-')")
-    printf "%-62s %7d %10.3f %8s %s\n" "$b" "$t" "$med" "$sp" "$ref"
+    printf "%-62s %7d %10.3f %8s %8s %s\n" "$b" "$t" "$med" "$sp" "$nodes" "$ref"
+    rows+=("| \`sow solve $b\` | $t | $med | $sp | $nodes | $ref |")
   done
 done
+
+mkdir -p "$(dirname "$OUT")"
+{
+  echo "# Thread comparison of \`sow solve\`"
+  echo
+  echo "Written by \`bench/threads.sh\`; do not edit by hand. Median search seconds"
+  echo "(database build excluded) of $REPS runs per thread count; speed-up over the"
+  echo "first thread count; nodes of the last run; the value and every root move's"
+  echo "value, which must not depend on the thread count (the script fails if they"
+  echo "do). Wall-clock on a machine shared with other jobs: a speed-up can only be"
+  echo "as good as the idle cores the load left."
+  echo
+  echo "| command | threads | median s | speed-up | nodes | value, move values |"
+  echo "|---|--:|--:|--:|--:|---|"
+  printf "%s\n" "${rows[@]}"
+  echo
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- commit when the script started: $COMMIT; build: $BUILD (make sure it is built from it)"
+} > "$OUT"
+echo "wrote $OUT" >&2
