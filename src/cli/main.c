@@ -31,10 +31,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
+    if (argc < 2) /* bad input: one line on stderr, like every other */
+        cli_fail("missing COMMAND (see sow --help)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
