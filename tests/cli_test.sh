@@ -112,6 +112,9 @@ for cmd in play perft solve; do
     expect_grep "$cmd -h" "usage: sow $cmd" "$SOW" "$cmd" -h
     expect_grep "$cmd GAME --help" "usage: sow $cmd" "$SOW" "$cmd" kalah --pits 99 --help
 done
+for cmd in db bench; do
+    expect_grep "$cmd --help" "usage: sow $cmd" "$SOW" "$cmd" --help
+done
 expect_grep "--help" "commands:" "$SOW" --help
 expect_grep "help lists play" "play" "$SOW" --help
 
