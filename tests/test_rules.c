@@ -144,6 +144,10 @@ static void test_chungkala_seed_sow_4_from_pit_4(void **state)
     sow_pos p = play("2,3,3,4,3,3/0/3,3,3,3,3,3/0/s", "4", "2,3,3,0,4,4/1/4,3,3,3,3,3/0/n");
     assert_int_equal(sow_pos_pit(&p, SOW_NORTH, 1), 4);
     assert_int_equal(sow_pos_to_move(&p), SOW_NORTH); /* "c'est au tour de Nord" */
+    /* the same sowing in a game record from the 6x3 start: 1 (S1 -> S2 S3
+     * S4, pit 4 now holds 4), North's 6 (her store, S1, S2), then 4 */
+    p = play("3,3,3,3,3,3/0/3,3,3,3,3,3/0/s", "1,6,4", "1,5,4,0,4,4/1/4,3,3,3,3,0/1/n");
+    assert_int_equal(sow_pos_pit(&p, SOW_NORTH, 1), 4);
 }
 
 /* "Sud décide de semer les 8 graines qui sont en bas à droite": her store,
