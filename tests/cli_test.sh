@@ -185,6 +185,10 @@ expect_json "play json toguz claim" \
 expect_json "play json toguz decline" \
     "d['tuzdik'] == {'south': None, 'north': None} and d['north'] == [3,2]" \
     "$SOW" play toguz --pits 2 --seeds 2 --moves 2 --json
+# a 9x9 record with both claims (doc/notation.md's example)
+expect_json "play json toguz record with claims" \
+    "d['tuzdik'] == {'south': 5, 'north': 4} and d['position'] == '15,13,2,x,3,3,7,6,6/18/9,2,25,12,x,2,7,12,5/15/s' and d['south'][3] == 0 and d['north'][4] == 0" \
+    "$SOW" play toguz --moves 2,8,1,8,6,8,2,5,7,2,6,5,3,4,4,5,7,1,5,2,9,9,7,7,9,9,8,5,5,2,6x,2,4,6x --json
 expect_json "play json toguz north tuzdik" \
     "d['tuzdik'] == {'south': None, 'north': 2} and d['north_store'] == 3" \
     "$SOW" play toguz --position 2,x,0,0/0/0,0,0,1/3/s --json

@@ -171,6 +171,9 @@ static void test_known_texts(void **state)
     assert_int_equal(sow_pos_pit(&p, SOW_NORTH, 6), 13);
     assert_int_equal(sow_pos_store(&p, SOW_SOUTH), 7);
     assert_int_equal(sow_pos_store(&p, SOW_NORTH), 14);
+    /* leading zeros are read (doc/notation.md) and not written */
+    assert_int_equal(sow_pos_parse(&G, "04,4,4,4,4,004/0/4,4,4,4,4,4/00/s", &p, NULL, 0), SOW_OK);
+    assert_true(sow_pos_eq(&p, &start));
     /* 255 in all is fine, single counts up to 255 */
     use(SOW_KALAH, 1, 0);
     assert_int_equal(sow_pos_parse(&G, "255/0/0/0/s", &p, NULL, 0), SOW_OK);

@@ -491,6 +491,15 @@ static void test_toguz_tuzdik(void **state)
     /* a claim of a pit that does not get exactly 3 is refused */
     assert_refused("0,0,0,2/0/3,0,0,1/0/s", 3 | SOW_MOVE_CLAIM, SOW_E_MOVE);
 
+    /* a full 9x9 game record with both claims (the example of
+     * doc/notation.md), replayed by the library and the naive rules */
+    use(SOW_TOGUZ, 9, 0);
+    p = play("9,9,9,9,9,9,9,9,9/0/9,9,9,9,9,9,9,9,9/0/s",
+             "2,8,1,8,6,8,2,5,7,2,6,5,3,4,4,5,7,1,5,2,9,9,7,7,9,9,8,5,5,2,6x,2,4,6x",
+             "15,13,2,x,3,3,7,6,6/18/9,2,25,12,x,2,7,12,5/15/s");
+    assert_int_equal(sow_pos_tuzdik(&p, SOW_SOUTH), 5);
+    assert_int_equal(sow_pos_tuzdik(&p, SOW_NORTH), 4);
+
     /* no-tuzdik variant: the same landing generates no claim */
     use(SOW_TOGUZ, 4, NT);
     assert_moves("0,0,0,2/0/2,0,0,1/0/s", "4");
