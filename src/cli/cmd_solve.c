@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -90,6 +91,15 @@ static void on_search_progress(void *ctx, const sow_search_progress *pr)
             st->tty ? "\r" : "", what, sow_score_margin(g, pr->lower),
             sow_score_margin(g, pr->upper), sow_score_margin(g, pr->test),
             (double)pr->nodes / 1e6, rate / 1e6, pr->seconds, st->tty ? "\033[K" : "\n");
+}
+
+/* CPU seconds of the process, all threads: on a loaded machine a fairer
+ * measure of the search than wall-clock. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int db_probe(const void *ctx, const sow_pos *p)
@@ -269,6 +279,7 @@ int cmd_solve(int argc, char **argv)
     static sow_search_result r;
     double t_start = cli_now();
     uint64_t trial_nodes = 0;
+    double cpu_search = 0; /* CPU seconds in the searches, all threads */
 
     /* The database: never for games that cycle. By default it is built
      * only if the search does not finish within TRIAL_SECONDS without one
@@ -286,7 +297,9 @@ int cmd_solve(int argc, char **argv)
     if (!db_ok || (!dbdir && !dbseeds)) {
         if (db_ok)
             sow_search_set_time_limit(s, TRIAL_SECONDS);
+        double c0 = cpu_seconds();
         e = sow_search_solve(s, &cg.pos, &r);
+        cpu_search += cpu_seconds() - c0;
         sow_search_set_time_limit(s, 0);
         solved = e != SOW_E_INTERRUPTED;
         trial_nodes = solved ? 0 : r.sol.nodes;
@@ -320,7 +333,9 @@ int cmd_solve(int argc, char **argv)
             sow_oracle oracle = {K, db_probe, db};
             sow_search_set_oracle(s, &oracle);
         }
+        double c0 = cpu_seconds();
         e = sow_search_solve(s, &cg.pos, &r);
+        cpu_search += cpu_seconds() - c0;
     }
     if (!quiet && ps.tty)
         fputs("\r\033[K", stderr);
@@ -346,11 +361,11 @@ int cmd_solve(int argc, char **argv)
             sow_move_format(r.pv[i], mt, sizeof mt);
             printf("%s\"%s\"", i ? "," : "", mt);
         }
-        printf("],\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"seconds_value\":%.6f,\"seconds_search\":%.6f,"
+        printf("],\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"seconds_value\":%.6f,\"seconds_search\":%.6f,\"cpu_search\":%.6f,"
                "\"nps\":%.0f,\"threads\":%d,\"tt_mb\":%ld,\"mtd_probes\":%d,"
                "\"oracle_probes\":%llu,\"db\":",
                cg.pie_opening ? "true" : "false", (unsigned long long)sol->nodes, total_secs,
-               r.seconds_value, r.seconds, nps, T, tt, r.mtd_probes, (unsigned long long)r.oracle_probes);
+               r.seconds_value, r.seconds, cpu_search, nps, T, tt, r.mtd_probes, (unsigned long long)r.oracle_probes);
         if (db)
             printf("{\"seeds\":%d,\"bytes\":%zu,\"seconds\":%.6f}", K, db_bytes, db_secs);
         else
@@ -381,9 +396,10 @@ int cmd_solve(int argc, char **argv)
     } else {
         printf("the game is over\n");
     }
-    printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s), %.2f M nodes/s, "
-           "%d thread%s, table %ld MB\n",
-           (unsigned long long)sol->nodes, total_secs, r.seconds, r.seconds_value, nps / 1e6, T,
+    printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s; searches %.3f CPU s), "
+           "%.2f M nodes/s, %d thread%s, table %ld MB\n",
+           (unsigned long long)sol->nodes, total_secs, r.seconds, r.seconds_value, cpu_search,
+           nps / 1e6, T,
            T > 1 ? "s" : "", tt);
     if (db)
         printf("database: up to %d seeds, %.0f MB, ready in %.3f s\n", K,
