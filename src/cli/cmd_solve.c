@@ -121,12 +121,19 @@ static double binom(int n, int k)
  * limit, the byte budget, and the build time that pays off. 0: none. */
 static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget)
 {
-    /* A search from a board of b seeds reaches positions of b - 24 seeds
-     * within its first ~2 s (the trial); below that the database mostly
-     * answers positions that search alone resolves about as fast. */
+    /* Only boards that outlast the 2 s trial get here. A search from b
+     * seeds reaches positions of b - 24 seeds within seconds; deeper cuts
+     * mostly answer what search alone resolves as fast. But boards with
+     * long games and few captures (Chungkala 6x2: 24 seeds, 48M nodes)
+     * still gain from a small database: at least min(b / 2, 12) seeds,
+     * which builds in about a second. */
+    int want = board_seeds - 24;
+    int small = board_seeds / 2 < 12 ? board_seeds / 2 : 12;
+    if (want < small)
+        want = small;
     int kmax = sow_retro_max_seeds(g);
-    if (kmax > board_seeds - 24)
-        kmax = board_seeds - 24;
+    if (kmax > want)
+        kmax = want;
     int best = 0;
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
