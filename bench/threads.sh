@@ -31,6 +31,21 @@ BOARDS=(
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 OUT=${OUT:-results/threads.md}
+
+# What the machine can give: the first board on one thread alone, then two
+# copies at once. With two free cores the pair takes as long as one run;
+# capacity = 2 * alone / pair is the number of cores' worth of throughput
+# there was, the ceiling of any 2-thread speed-up measured here.
+t0=$(date +%s.%N)
+$SOW solve ${BOARDS[0]} --quiet --json > /dev/null
+alone=$(python3 -c "import time; print(f'{time.time() - $t0:.3f}')")
+t0=$(date +%s.%N)
+$SOW solve ${BOARDS[0]} --quiet --json > /dev/null &
+$SOW solve ${BOARDS[0]} --quiet --json > /dev/null
+wait
+pair=$(python3 -c "import time; print(f'{time.time() - $t0:.3f}')")
+capacity=$(python3 -c "print(f'{2 * $alone / $pair:.2f}')")
+echo "capacity: one run ${alone} s, two at once ${pair} s (wall, whole command): ${capacity} cores" >&2
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 COMMIT="$(git rev-parse --short=12 HEAD)$(git diff --quiet -- src include || echo -dirty)"
 rows=()
@@ -68,6 +83,11 @@ mkdir -p "$(dirname "$OUT")"
   echo "value, which must not depend on the thread count (the script fails if they"
   echo "do). Wall-clock on a machine shared with other jobs: a speed-up can only be"
   echo "as good as the idle cores the load left."
+  echo
+  echo "Capacity check: \`sow solve ${BOARDS[0]}\` alone took ${alone} s (whole command,"
+  echo "wall-clock); two copies started together took ${pair} s for both, so the"
+  echo "machine gave about **${capacity} cores** of"
+  echo "throughput during this run: the ceiling for any speed-up below."
   echo
   echo "| command | threads | median s | speed-up | nodes | value, move values |"
   echo "|---|--:|--:|--:|--:|---|"
