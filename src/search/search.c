@@ -839,14 +839,12 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
     int guess = 0;
     int f0;
     s->pr.phase = "order";
-    bool ora = s->use_oracle;
     int pre = seeds_on_board(g, p) >= PRE_MIN_SEEDS ? s->pre_depth : 0;
     for (int d = 1; d <= pre && !known(s, p, &f0); d++) {
         guess = probe(s, p, -INF, INF, d);
         if (guess == INF)
             return (sow_err)atomic_load(&s->err);
     }
-    s->use_oracle = ora;
 
     /* The root value. */
     s->pr.phase = "value";
