@@ -81,6 +81,13 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position);
 void cli_json_game(const cli_game *cg);
 const char *cli_outcome_name(sow_outcome o);
 
+/* The "best" and "moves" JSON keys of a solution, each preceded by a comma.
+ * exact[k] false: move k's score is only an upper bound (printed as
+ * "at_most"); exact NULL: every score is exact. */
+void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact);
+/* "moves: 1:+2 2:<=0 ...\nbest: 1\n", or "the game is over\n". */
+void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact);
+
 double cli_now(void);
 
 int cmd_play(int argc, char **argv);

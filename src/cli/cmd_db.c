@@ -409,25 +409,12 @@ static int db_query(int argc, char **argv)
     sow_db_close(db);
     double secs = cli_now() - t0;
 
-    char mt[8];
     if (cg.json) {
         printf("{");
         cli_json_game(&cg);
-        printf(",\"value\":%d,\"outcome\":\"%s\",\"best\":", s.value, cli_outcome_name(s.outcome));
-        if (s.best >= 0) {
-            sow_move_format(s.moves[s.best], mt, sizeof mt);
-            printf("\"%s\"", mt);
-        } else {
-            printf("null");
-        }
-        printf(",\"moves\":[");
-        for (int i = 0; i < s.nmoves; i++) {
-            sow_move_format(s.moves[i], mt, sizeof mt);
-            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", i ? "," : "", mt,
-                   sow_score_margin(g, s.move_scores[i]),
-                   cli_outcome_name(sow_outcome_of(s.move_scores[i])));
-        }
-        printf("],\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"database\","
+        printf(",\"value\":%d,\"outcome\":\"%s\"", s.value, cli_outcome_name(s.outcome));
+        cli_json_moves(&cg, &s, NULL);
+        printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"database\","
                "\"seeds_on_board\":%d}\n",
                cg.pie_opening ? "true" : "false", (unsigned long long)s.nodes, secs, k);
         return 0;
@@ -436,26 +423,18 @@ static int db_query(int argc, char **argv)
     printf("%s %d pits, %d seeds on the board%s: value %+d for %s (to move): %s\n",
            sow_game_name(cg.cfg.game), g->m, k, cg.pie_opening ? " with the pie rule" : "",
            s.value, who, cli_outcome_name(s.outcome));
-    if (s.nmoves) {
-        printf("moves:");
-        for (int i = 0; i < s.nmoves; i++) {
-            sow_move_format(s.moves[i], mt, sizeof mt);
-            printf(" %s:%+d", mt, sow_score_margin(g, s.move_scores[i]));
-        }
-        sow_move_format(s.moves[s.best], mt, sizeof mt);
-        printf("\nbest: %s\n", mt);
-    } else {
-        printf("the game is over\n");
-    }
+    cli_text_moves(&cg, &s, NULL);
     printf("probes %llu, %.3f s\n", (unsigned long long)s.nodes, secs);
     return 0;
 }
 
 int cmd_db(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2)
+        cli_fail("db: missing subcommand: build, info, verify or query (see sow db --help)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage, stdout);
+        return 0;
     }
     const char *sub = argv[1];
     if (strcmp(sub, "build") == 0)

@@ -144,30 +144,6 @@ static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget)
     return best;
 }
 
-static void print_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
-{
-    char mt[8];
-    printf(",\"best\":");
-    if (s->best >= 0) {
-        sow_move_format(s->moves[s->best], mt, sizeof mt);
-        printf("\"%s\"", mt);
-    } else {
-        printf("null");
-    }
-    printf(",\"moves\":[");
-    for (int k = 0; k < s->nmoves; k++) {
-        sow_move_format(s->moves[k], mt, sizeof mt);
-        int sc = s->move_scores[k];
-        if (exact[k])
-            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
-                   sow_score_margin(&cg->g, sc), cli_outcome_name(sow_outcome_of(sc)));
-        else /* value_only: no move can beat the position's value */
-            printf("%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
-                   k ? "," : "", mt, sow_score_margin(&cg->g, sc));
-    }
-    printf("]");
-}
-
 static int solve_reference(cli_game *cg, long mb)
 {
     sow_solution s;
@@ -179,15 +155,11 @@ static int solve_reference(cli_game *cg, long mb)
                  "--memory %ld MB", mb);
     if (e)
         cli_fail("solve: %s", sow_err_name(e));
-    bool exact[SOW_MAX_MOVES];
-    for (int k = 0; k < SOW_MAX_MOVES; k++)
-        exact[k] = true;
-    char mt[8];
     if (cg->json) {
         printf("{");
         cli_json_game(cg);
         printf(",\"value\":%d,\"outcome\":\"%s\"", s.value, cli_outcome_name(s.outcome));
-        print_json_moves(cg, &s, exact);
+        cli_json_moves(cg, &s, NULL);
         printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"reference\"}\n",
                cg->pie_opening ? "true" : "false", (unsigned long long)s.nodes, secs);
         return 0;
@@ -196,17 +168,7 @@ static int solve_reference(cli_game *cg, long mb)
     printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg->cfg.game),
            cg->cfg.pits, cg->cfg.seeds, cg->pie_opening ? " with the pie rule" : "", s.value,
            who, cli_outcome_name(s.outcome));
-    if (s.nmoves) {
-        printf("moves:");
-        for (int k = 0; k < s.nmoves; k++) {
-            sow_move_format(s.moves[k], mt, sizeof mt);
-            printf(" %s:%+d", mt, sow_score_margin(&cg->g, s.move_scores[k]));
-        }
-        sow_move_format(s.moves[s.best], mt, sizeof mt);
-        printf("\nbest: %s\n", mt);
-    } else {
-        printf("the game is over\n");
-    }
+    cli_text_moves(cg, &s, NULL);
     printf("nodes %llu, %.3f s (reference solver)\n", (unsigned long long)s.nodes, secs);
     return 0;
 }
@@ -362,7 +324,7 @@ int cmd_solve(int argc, char **argv)
         printf("{");
         cli_json_game(&cg);
         printf(",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
-        print_json_moves(&cg, sol, r.move_exact);
+        cli_json_moves(&cg, sol, r.move_exact);
         printf(",\"pv\":[");
         for (int i = 0; i < r.pv_len; i++) {
             sow_move_format(r.pv[i], mt, sizeof mt);
@@ -384,24 +346,14 @@ int cmd_solve(int argc, char **argv)
     printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg.cfg.game),
            cg.cfg.pits, cg.cfg.seeds, cg.pie_opening ? " with the pie rule" : "", sol->value, who,
            cli_outcome_name(sol->outcome));
+    cli_text_moves(&cg, sol, r.move_exact);
     if (sol->nmoves) {
-        printf("moves:");
-        for (int k = 0; k < sol->nmoves; k++) {
-            sow_move_format(sol->moves[k], mt, sizeof mt);
-            if (r.move_exact[k])
-                printf(" %s:%+d", mt, sow_score_margin(g, sol->move_scores[k]));
-            else
-                printf(" %s:<=%+d", mt, sow_score_margin(g, sol->move_scores[k]));
-        }
-        sow_move_format(sol->moves[sol->best], mt, sizeof mt);
-        printf("\nbest: %s\npv:", mt);
+        printf("pv:");
         for (int i = 0; i < r.pv_len; i++) {
             sow_move_format(r.pv[i], mt, sizeof mt);
             printf(" %s", mt);
         }
         printf("\n");
-    } else {
-        printf("the game is over\n");
     }
     printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s; searches %.3f CPU s), "
            "%.2f M nodes/s, %d thread%s, table %ld MB\n",

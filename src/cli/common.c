@@ -196,3 +196,44 @@ const char *cli_outcome_name(sow_outcome o)
 {
     return o == SOW_WIN ? "win" : o == SOW_LOSS ? "loss" : "draw";
 }
+
+void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
+{
+    char mt[8];
+    printf(",\"best\":");
+    if (s->best >= 0) {
+        sow_move_format(s->moves[s->best], mt, sizeof mt);
+        printf("\"%s\"", mt);
+    } else {
+        printf("null");
+    }
+    printf(",\"moves\":[");
+    for (int k = 0; k < s->nmoves; k++) {
+        sow_move_format(s->moves[k], mt, sizeof mt);
+        int sc = s->move_scores[k];
+        if (!exact || exact[k])
+            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
+                   sow_score_margin(&cg->g, sc), cli_outcome_name(sow_outcome_of(sc)));
+        else /* value only: the search proved just that no move beats the value */
+            printf("%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
+                   k ? "," : "", mt, sow_score_margin(&cg->g, sc));
+    }
+    printf("]");
+}
+
+void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
+{
+    char mt[8];
+    if (!s->nmoves) {
+        printf("the game is over\n");
+        return;
+    }
+    printf("moves:");
+    for (int k = 0; k < s->nmoves; k++) {
+        sow_move_format(s->moves[k], mt, sizeof mt);
+        printf(" %s:%s%+d", mt, !exact || exact[k] ? "" : "<=",
+               sow_score_margin(&cg->g, s->move_scores[k]));
+    }
+    sow_move_format(s->moves[s->best], mt, sizeof mt);
+    printf("\nbest: %s\n", mt);
+}
