@@ -176,7 +176,7 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
 
     if (su->oracle_seeds >= 0)
         oracle_for(g);
-    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo};
+    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo, NULL};
     sow_search_options opt = {
         .threads = su->threads,
         .tt_mb = su->tt_mb,
@@ -529,6 +529,11 @@ static int db_probe(const void *ctx, const sow_pos *p)
     return sow_db_probe(ctx, p);
 }
 
+static void db_prefetch(const void *ctx, const sow_pos *p)
+{
+    sow_db_prefetch(ctx, p);
+}
+
 /* Solves the start of (game, m, n, variant) with a database up to K seeds
  * and `threads` threads; returns the value (margin). */
 static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, int threads,
@@ -540,7 +545,7 @@ static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, 
     char why[200];
     if (K > 0)
         assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, why, sizeof why), SOW_OK);
-    sow_oracle oracle = {K, db_probe, db};
+    sow_oracle oracle = {K, db_probe, db, db_prefetch};
     sow_search_options opt = {.threads = threads, .tt_mb = 64, .oracle = db ? &oracle : NULL,
                               .value_only = true, .pv_max = 16};
     sow_search *s;
@@ -569,7 +574,7 @@ static void test_small_db(void **state)
         sow_db *db;
         char why[200];
         assert_int_equal(sow_db_open(&g, 8, NULL, NULL, &db, why, sizeof why), SOW_OK);
-        sow_oracle oracle = {8, db_probe, db};
+        sow_oracle oracle = {8, db_probe, db, NULL};
         for (int t = 1; t <= 2; t++) {
             sow_search_options opt = {.threads = t, .tt_mb = 4, .oracle = &oracle, .pv_max = 8};
             sow_search *s;

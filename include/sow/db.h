@@ -75,6 +75,16 @@ static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
     return db->table[k][r];
 }
 
+/* Starts loading the entry sow_db_probe(db, p) will read (same
+ * precondition); lets a caller overlap the memory latency of several
+ * probes. */
+static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
+{
+    unsigned k;
+    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
+    __builtin_prefetch(&db->table[k][r]);
+}
+
 /* Bytes the tables of a database up to max_seeds take (in memory, and the
  * payload of its files); SIZE_MAX if that does not fit. */
 size_t sow_db_bytes(const sow_game *g, int max_seeds);

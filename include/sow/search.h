@@ -51,6 +51,10 @@ typedef struct sow_oracle {
     int max_seeds;
     int (*probe)(const void *ctx, const sow_pos *p);
     const void *ctx;
+    /* Optional (may be NULL): starts loading what probe(p) will read. A
+     * node prefetches all its children's entries before probing any, so
+     * their cache and TLB misses overlap instead of adding up. */
+    void (*prefetch)(const void *ctx, const sow_pos *p);
 } sow_oracle;
 
 /* Progress report, passed to the progress callback from the search's main

@@ -107,6 +107,11 @@ static int db_probe(const void *ctx, const sow_pos *p)
     return sow_db_probe(ctx, p);
 }
 
+static void db_prefetch(const void *ctx, const sow_pos *p)
+{
+    sow_db_prefetch(ctx, p);
+}
+
 /* C(n, k) as a double (position counts). */
 static double binom(int n, int k)
 {
@@ -299,7 +304,7 @@ int cmd_solve(int argc, char **argv)
             db_bytes = sow_db_bytes(g, K);
             if (!quiet && ps.tty)
                 fputc('\n', stderr);
-            sow_oracle oracle = {K, db_probe, db};
+            sow_oracle oracle = {K, db_probe, db, db_prefetch};
             sow_search_set_oracle(s, &oracle);
         }
         double c0 = cpu_seconds();

@@ -254,7 +254,11 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
     sow_move bestmove = TT_NO_MOVE;
 
     /* Make every move; finished children (and, exactly, those the oracle
-     * knows) are scored at once and can cut off before any search. */
+     * knows) are scored at once and can cut off before any search. The
+     * oracle's children are probed after all moves are made, their
+     * entries prefetched first. */
+    child oc[SOW_MAX_MOVES];
+    int no = 0;
     for (int i = 0; i < n; i++) {
         child *ch = &c[nc];
         ch->q = *p;
@@ -269,8 +273,10 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
             v = ch->c0 + ch->sign * terminal_future(g, &ch->q);
         } else if (s->use_oracle &&
                    seeds_on_board(g, &ch->q) <= s->oracle.max_seeds) {
-            w->oprobes++;
-            v = ch->c0 + ch->sign * s->oracle.probe(s->oracle.ctx, &ch->q);
+            if (s->oracle.prefetch)
+                s->oracle.prefetch(s->oracle.ctx, &ch->q);
+            oc[no++] = *ch;
+            continue;
         } else {
             ch->key = (ms[i] == ttmove ? 1 << 20 : 0) + (same ? 1 << 12 : 0) + ch->c0 * 16 + i;
             ch->h = pos_hash(&ch->q);
@@ -282,6 +288,16 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
         if (v > best) {
             best = v;
             bestmove = ms[i];
+            if (v >= beta)
+                return v;
+        }
+    }
+    for (int i = 0; i < no; i++) {
+        w->oprobes++;
+        int v = oc[i].c0 + oc[i].sign * s->oracle.probe(s->oracle.ctx, &oc[i].q);
+        if (v > best) {
+            best = v;
+            bestmove = oc[i].mv;
             if (v >= beta)
                 return v;
         }
