@@ -112,15 +112,6 @@ static void db_prefetch(const void *ctx, const sow_pos *p)
     sow_db_prefetch(ctx, p);
 }
 
-/* C(n, k) as a double (position counts). */
-static double binom(int n, int k)
-{
-    double r = 1;
-    for (int i = 1; i <= k; i++)
-        r = r * (n - k + i) / i;
-    return r;
-}
-
 /* The default database size: every seed count up to K, K no more than the
  * seeds on the board (beyond, nothing is probed), the entry encoding's
  * limit, the byte budget, and the build time that pays off. 0: none. */
@@ -142,7 +133,8 @@ static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget)
     int best = 0;
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
-        if (bytes == SIZE_MAX || bytes > budget || binom(k + 2 * g->m, 2 * g->m) > DB_PAYOFF_POSITIONS)
+        /* One byte per position, so bytes also count positions. */
+        if (bytes == SIZE_MAX || bytes > budget || (double)bytes > DB_PAYOFF_POSITIONS)
             break;
         best = k;
     }
