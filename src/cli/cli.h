@@ -85,7 +85,8 @@ const char *cli_outcome_name(sow_outcome o);
  * exact[k] false: move k's score is only an upper bound (printed as
  * "at_most"); exact NULL: every score is exact. */
 void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact);
-/* "moves: 1:+2 2:<=0 ...\nbest: 1\n", or "the game is over\n". */
+/* "moves: 1:+2 2:<=0 3:+0(win) ...\nbest: 1\n" (the outcome after a 0 that the
+ * tie-break decides), or "the game is over\n". */
 void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact);
 
 double cli_now(void);

@@ -231,8 +231,11 @@ void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact
     printf("moves:");
     for (int k = 0; k < s->nmoves; k++) {
         sow_move_format(s->moves[k], mt, sizeof mt);
-        printf(" %s:%s%+d", mt, !exact || exact[k] ? "" : "<=",
-               sow_score_margin(&cg->g, s->move_scores[k]));
+        int sc = s->move_scores[k], v = sow_score_margin(&cg->g, sc);
+        printf(" %s:%s%+d", mt, !exact || exact[k] ? "" : "<=", v);
+        /* Equal stores decided by the tie-break (Chungkala). */
+        if (v == 0 && sc != 0 && (!exact || exact[k]))
+            printf("(%s)", cli_outcome_name(sow_outcome_of(sc)));
     }
     sow_move_format(s->moves[s->best], mt, sizeof mt);
     printf("\nbest: %s\n", mt);
