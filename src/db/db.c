@@ -2,7 +2,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,18 +17,6 @@ typedef struct sow_db_priv {
     void *own[SOW_DB_MAX_SEEDS + 1];       /* built tables (anonymous maps) */
     size_t own_len[SOW_DB_MAX_SEEDS + 1];
 } sow_db_priv;
-
-static void say(char *why, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t n, const char *fmt, ...)
-{
-    if (!why || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, n, fmt, ap);
-    va_end(ap);
-}
 
 int sow_db_max_seeds(const sow_db *db)
 {
@@ -131,23 +118,23 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     if (why && why_size)
         why[0] = '\0';
     if (sow_retro_supported(g) != SOW_OK) {
-        say(why, why_size, "%s can repeat positions: retrograde databases by seed count "
+        sow_db_say(why, why_size, "%s can repeat positions: retrograde databases by seed count "
             "exist only for kalah, chungkala and congkak", sow_game_name(g->cfg.game));
         return SOW_E_ARG;
     }
     if (max_seeds < 0) {
-        say(why, why_size, "the seed count must be >= 0, not %d", max_seeds);
+        sow_db_say(why, why_size, "the seed count must be >= 0, not %d", max_seeds);
         return SOW_E_ARG;
     }
     int lim = sow_retro_max_seeds(g);
     if (max_seeds > lim) {
-        say(why, why_size, "%s databases go up to %d seeds (int8 entries), not %d",
+        sow_db_say(why, why_size, "%s databases go up to %d seeds (int8 entries), not %d",
             sow_game_name(g->cfg.game), lim, max_seeds);
         return SOW_E_LIMIT;
     }
     size_t need = sow_db_bytes(g, max_seeds);
     if (need == SIZE_MAX || (opt->memory && need > opt->memory)) {
-        say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB, over the "
+        sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB, over the "
             "memory budget of %.2f GB", max_seeds, g->m, (double)need / 1e9,
             (double)opt->memory / 1e9);
         return SOW_E_NOMEM;
@@ -155,7 +142,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
 
     struct stat st;
     if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        say(why, why_size, "%s is not a directory", dir);
+        sow_db_say(why, why_size, "%s is not a directory", dir);
         return SOW_E_IO;
     }
 
@@ -164,7 +151,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     if (!db || !pv) {
         free(db);
         free(pv);
-        say(why, why_size, "out of memory");
+        sow_db_say(why, why_size, "out of memory");
         return SOW_E_NOMEM;
     }
     db->priv = pv;
@@ -190,13 +177,13 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             if (e == SOW_E_MISSING && !opt->no_build) {
                 e = SOW_OK;
             } else if (e == SOW_E_MISSING) {
-                say(why, why_size, "seed count %d is missing: no %s in %s", k, name, dir);
+                sow_db_say(why, why_size, "seed count %d is missing: no %s in %s", k, name, dir);
                 goto fail;
             } else if (e) {
-                say(why, why_size, "%s", w);
+                sow_db_say(why, why_size, "%s", w);
                 goto fail;
             } else if ((e = sow_db_header_match(&h, g, k, w, sizeof w)) != SOW_OK) {
-                say(why, why_size, "%s: %s", path, w);
+                sow_db_say(why, why_size, "%s: %s", path, w);
                 goto fail;
             } else {
                 have[k] = true;
@@ -214,7 +201,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         uint64_t n = sow_index_count(2 * g->m, k);
         int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
         if (!t) {
-            say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
+            sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
             e = SOW_E_NOMEM;
             goto fail;
         }
@@ -225,7 +212,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         };
         e = sow_retro_build(&job);
         if (e) {
-            say(why, why_size, e == SOW_E_INTERRUPTED ? "interrupted while building seed "
+            sow_db_say(why, why_size, e == SOW_E_INTERRUPTED ? "interrupted while building seed "
                 "count %d" : "cannot build seed count %d", k);
             goto fail;
         }

@@ -34,9 +34,7 @@
  */
 static const uint8_t magic[8] = {'S', 'O', 'W', 'D', 'B', '\r', '\n', 0x1a};
 
-static void say(char *why, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t n, const char *fmt, ...)
+void sow_db_say(char *why, size_t n, const char *fmt, ...)
 {
     if (!why || !n)
         return;
@@ -104,16 +102,16 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
                       size_t n)
 {
     if (memcmp(b, magic, 8) != 0) {
-        say(why, n, "%s: not a sow database file (bad magic)", path);
+        sow_db_say(why, n, "%s: not a sow database file (bad magic)", path);
         return SOW_E_FORMAT;
     }
     if (header_check(b) != get32(b + 44)) {
-        say(why, n, "%s: the header is corrupt (header check mismatch)", path);
+        sow_db_say(why, n, "%s: the header is corrupt (header check mismatch)", path);
         return SOW_E_CHECKSUM;
     }
     h->version = get32(b + 8);
     if (h->version != SOW_DB_VERSION || get32(b + 12) != SOW_DB_HEADER_SIZE) {
-        say(why, n, "%s: format version %u is not supported (this sow reads version %d)",
+        sow_db_say(why, n, "%s: format version %u is not supported (this sow reads version %d)",
             path, h->version, SOW_DB_VERSION);
         return SOW_E_FORMAT;
     }
@@ -130,7 +128,7 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
         h->seeds < 0 || h->seeds > SOW_DB_MAX_SEEDS ||
         h->encoding != SOW_DB_ENC_INT8_FUTURE || h->index != SOW_DB_IDX_COMBINADIC ||
         h->entries != sow_index_count(2 * h->m, h->seeds)) {
-        say(why, n, "%s: the header's parameters are inconsistent", path);
+        sow_db_say(why, n, "%s: the header's parameters are inconsistent", path);
         return SOW_E_FORMAT;
     }
     return SOW_OK;
@@ -149,15 +147,15 @@ sow_err sow_db_header_match(const sow_db_header *h, const sow_game *g, int k, ch
             snprintf(got, sizeof got, "game %d m %d variant %#x", (int)h->game, h->m,
                      h->variant);
         sow_db_file_name(g, k, want, sizeof want);
-        say(why, n, "the file holds %s, not %s (other game, board or variant)", got, want);
+        sow_db_say(why, n, "the file holds %s, not %s (other game, board or variant)", got, want);
         return SOW_E_MISMATCH;
     }
     if (h->seeds != k) {
-        say(why, n, "the file holds seed count %d, expected %d", h->seeds, k);
+        sow_db_say(why, n, "the file holds seed count %d, expected %d", h->seeds, k);
         return SOW_E_MISMATCH;
     }
     if (h->score_scale != g->score_scale) {
-        say(why, n, "the file's score scale %d is not the game's %d", h->score_scale,
+        sow_db_say(why, n, "the file's score scale %d is not the game's %d", h->score_scale,
             g->score_scale);
         return SOW_E_MISMATCH;
     }
@@ -194,7 +192,7 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
 
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        say(why, n, "cannot create %s: %s", tmp, strerror(errno));
+        sow_db_say(why, n, "cannot create %s: %s", tmp, strerror(errno));
         return SOW_E_IO;
     }
     sow_err e = write_all(fd, hb, sizeof hb);
@@ -213,7 +211,7 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
     }
     if (e) {
         unlink(tmp);
-        say(why, n, "cannot write %s: %s", path, strerror(saved));
+        sow_db_say(why, n, "cannot write %s: %s", path, strerror(saved));
         return e;
     }
     /* The rename itself is durable only once the directory is synced. */
@@ -231,19 +229,19 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     memset(map, 0, sizeof *map);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        say(why, n, "cannot open %s: %s", path, strerror(errno));
+        sow_db_say(why, n, "cannot open %s: %s", path, strerror(errno));
         return errno == ENOENT ? SOW_E_MISSING : SOW_E_IO;
     }
     struct stat st;
     uint8_t hb[SOW_DB_HEADER_SIZE];
     if (fstat(fd, &st) != 0) {
-        say(why, n, "cannot stat %s: %s", path, strerror(errno));
+        sow_db_say(why, n, "cannot stat %s: %s", path, strerror(errno));
         close(fd);
         return SOW_E_IO;
     }
     if (st.st_size < SOW_DB_HEADER_SIZE ||
         pread(fd, hb, sizeof hb, 0) != (ssize_t)sizeof hb) {
-        say(why, n, "%s: truncated (%lld bytes, shorter than the %d-byte header)", path,
+        sow_db_say(why, n, "%s: truncated (%lld bytes, shorter than the %d-byte header)", path,
             (long long)st.st_size, SOW_DB_HEADER_SIZE);
         close(fd);
         return SOW_E_FORMAT;
@@ -255,7 +253,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     }
     uint64_t want = SOW_DB_HEADER_SIZE + h->entries;
     if ((uint64_t)st.st_size != want) {
-        say(why, n, "%s: %s (%lld bytes, the header says %llu)", path,
+        sow_db_say(why, n, "%s: %s (%lld bytes, the header says %llu)", path,
             (uint64_t)st.st_size < want ? "truncated" : "has trailing bytes",
             (long long)st.st_size, (unsigned long long)want);
         close(fd);
@@ -264,7 +262,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     void *base = mmap(NULL, (size_t)want, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (base == MAP_FAILED) {
-        say(why, n, "cannot map %s: %s", path, strerror(errno));
+        sow_db_say(why, n, "cannot map %s: %s", path, strerror(errno));
         return SOW_E_IO;
     }
     map->base = base;
@@ -273,7 +271,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     if (!skip_payload) {
         madvise(base, map->len, MADV_SEQUENTIAL);
         if (XXH64(map->data, h->entries, 0) != h->checksum) {
-            say(why, n, "%s: checksum mismatch (the file is corrupt)", path);
+            sow_db_say(why, n, "%s: checksum mismatch (the file is corrupt)", path);
             sow_db_file_unmap(map);
             return SOW_E_CHECKSUM;
         }
