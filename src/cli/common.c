@@ -112,9 +112,11 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     int lo = sow_pits_min(id);
     if (cg->pits)
         cg->cfg.pits = (int)cli_int("--pits", cg->pits, lo, SOW_MAX_PITS);
-    else if (cg->position && sow_pos_text_pits(cg->position) >= lo &&
-             sow_pos_text_pits(cg->position) <= SOW_MAX_PITS)
-        cg->cfg.pits = sow_pos_text_pits(cg->position); /* infer m from the position */
+    else if (cg->position) {
+        int m = sow_pos_text_pits(cg->position); /* infer m from the position */
+        if (m >= lo && m <= SOW_MAX_PITS)
+            cg->cfg.pits = m;
+    }
     int smax = sow_seeds_max(cg->cfg.pits);
     if (cg->seeds)
         cg->cfg.seeds = (int)cli_int("--seeds", cg->seeds, 1, smax);
