@@ -166,6 +166,10 @@ typedef struct sow_retro_job {
     const volatile int *stop;  /* if not NULL and set: stop, SOW_E_INTERRUPTED */
 } sow_retro_job;
 
+/* Bytes of scratch memory (row lists and move tables) that building seed
+ * count k takes besides the tables themselves; freed when it returns. */
+size_t sow_retro_scratch_bytes(const sow_game *g, int k);
+
 /* Fills job->out with the future of every position with job->k seeds.
  * The result does not depend on the thread count (byte-identical). */
 sow_err sow_retro_build(const sow_retro_job *job);

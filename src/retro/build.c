@@ -1,23 +1,59 @@
 /* build.c - one seed count of a database from the smaller ones
  * (doc/retrograde.md).
  *
- * Within a seed count k, a move that stores nothing keeps every seed in the
- * mover's row and moves each one it touches forward, so the potential
- * sum(pit number * seeds) strictly grows, and a same-k successor can never
- * lead back. The positions of level k are visited in rank order, split into
- * chunks that the threads take dynamically; a same-k successor that is not
- * computed yet is computed first, recursively (the potential bounds the
- * depth). Tables of smaller k are complete and read-only.
+ * Order. Within a seed count k, a move that stores nothing keeps every
+ * seed in the mover's row and moves each one it touches forward, so the
+ * potential Phi = sum(pit number * seeds) strictly grows, and a same-k
+ * successor can never lead back. The level is therefore computed by
+ * decreasing Phi: all positions of one Phi are independent of each other
+ * (their same-k successors have a larger Phi, the other successors lie in
+ * the complete tables of smaller k), so the threads share each Phi's
+ * positions without any synchronisation but a barrier between two Phi.
+ * Every entry is written exactly once, by one thread, with a value that
+ * is a function of the board and of the complete tables: the result is the
+ * same whatever the thread count or schedule.
  *
- * Sharing between threads: out[] starts as SOW_RETRO_UNSET and each entry
- * goes once from UNSET to its value, written and read with relaxed atomic
- * byte accesses. Two threads may compute the same entry concurrently; both
- * write the same value (it is a function of the position and the complete
- * smaller tables), so the table, and the file, do not depend on the thread
- * count or the schedule.
+ * Rows. A board is a pair of rows (A = mover's pits, B = the other's),
+ * each a composition of its seed count into m parts. The rank of the board
+ * (sow/retro.h) splits into a part of A and a part of B:
+ *
+ *     rank(A, B) = idx(A) + base(sA, B)
+ *     idx(A)     = sum_{j<m-1} term[j][S_j(A)]          (the row's own rank)
+ *     base(s, B) = term[m-1][s] + sum_{j<m-1} term[m+j][s + S_j(B)]
+ *
+ * and the rows of s seeds are listed once per build, grouped by their
+ * potential. A task is (sA, Phi(A), one row B): all rows A of that group
+ * against one B, so everything that depends on B alone is computed once per
+ * task and everything that depends on A alone comes from the move table.
+ *
+ * Move table (the fast path of plain and capture landing, i.e. Kalah and
+ * Chungkala). For a row A and a pit i, with c seeds, the successor's rows
+ * depend on B only through where the sowing stops (doc/retrograde.md):
+ *
+ *   c <  m-i  SAME:  no seed stored; successor (B, A'), level k:
+ *                    rank = idx(B) + base(sB, A')
+ *             CAPT:  as SAME, but the last seed lands in an empty pit: a
+ *                    capture if the opposite pit of B is not empty (or
+ *                    `empty-capture`), handled by the general path
+ *   c == m-i  STORE: extra turn; successor (A', B), level k-1:
+ *                    rank = idx(A') + base(sA-1, B)
+ *   c <= 2m-i OVER:  t = c-(m-i) seeds into B; successor (B + 1^t, A'),
+ *                    level k-1: rank = idx(B + 1^t) + base(sB+t, A')
+ *   otherwise GEN:   the general path (laps), also any successor that
+ *                    might end the game (an empty row) and every move of a
+ *                    relay game
+ *
+ * so the table holds, per row and pit, the A-part of the successor's rank
+ * and its kind; a move costs two loads and an add. The general path makes
+ * the move with the rules code (sow_i_make_as) and ranks the result.
+ *
+ * Memory. Successor entries are read in two phases over a batch of
+ * positions: first every successor's address is computed and prefetched,
+ * then the entries are read, so the misses of a batch overlap.
  */
 #include <limits.h>
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -29,9 +65,7 @@
  * instrumented, so under gcc's TSan (__SANITIZE_THREAD__) these points are
  * described to it by hand: a release by every thread before each of them
  * and an acquire after. They are real synchronisation points, so no race
- * inside a work-sharing loop is hidden. (gcc's TSan still reports the
- * fork's own argument block, written by the pragma itself.) No code at
- * all in other builds. */
+ * inside a work-sharing loop is hidden. No code at all in other builds. */
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
 #define OMP_SYNC_RELEASE(a) __tsan_release(a)
@@ -40,26 +74,6 @@
 #define OMP_SYNC_RELEASE(a) ((void)(a))
 #define OMP_SYNC_ACQUIRE(a) ((void)(a))
 #endif
-
-enum { CHUNK = 1 << 16 };
-
-typedef struct bctx {
-    const sow_game *g;
-    const sow_index *ix;
-    int k, m, scale;
-    const int8_t *const *tab;
-    int8_t *out;
-} bctx;
-
-static inline int load8(const int8_t *a, uint64_t r)
-{
-    return __atomic_load_n(&a[r], __ATOMIC_RELAXED);
-}
-
-static inline void store8(int8_t *a, uint64_t r, int v)
-{
-    __atomic_store_n(&a[r], (int8_t)v, __ATOMIC_RELAXED);
-}
 
 double sow_retro_clock(void)
 {
@@ -79,212 +93,375 @@ sow_err sow_retro_supported(const sow_game *g)
     return g->cycles || g->landing == SOW_LAND_TOGUZ ? SOW_E_ARG : SOW_OK;
 }
 
-typedef int (*solve_fn)(const bctx *c, const sow_pos *p, uint64_t r);
+/* ---- Rows ---------------------------------------------------------------- */
 
-#define HOT static inline __attribute__((always_inline))
+/* The rows of m pits with s seeds, sorted by potential Phi = sum j*a_j
+ * (j = 0..m-1; the owner's pit numbering minus one, which shifts Phi by
+ * the constant s). grp[p] .. grp[p+1]-1 are the rows of potential p. */
+typedef struct rowset {
+    uint32_t n;
+    int maxpot;     /* s * (m - 1) */
+    uint32_t *grp;  /* maxpot + 2 offsets */
+    uint8_t (*row)[SOW_MAX_PITS]; /* the pit counts */
+    uint32_t *idx;  /* idx(row) */
+} rowset;
 
-/* Future of p (stores 0, South to move, not over), rank r in level k;
- * stores it and returns it. `land` is g->landing as a compile-time
- * constant (one copy per landing rule: the make loses the other games'
- * branches); `self` is that copy, for the recursion. */
-HOT int solve_impl(const bctx *c, const sow_pos *p, uint64_t r, sow_landing land, solve_fn self)
+/* idx(A) of a row given as bytes (the first m-1 terms of the rank). */
+static inline uint64_t row_idx(const sow_index *ix, int m, const uint8_t *r)
 {
-    const sow_game *g = c->g;
-    int best = INT_MIN;
-    for (int i = 0; i < c->m; i++) {
-        if (!p->b[i])
-            continue;
-        sow_pos q = *p;
-        sow_i_make_as(g, &q, (sow_move)i, land);
-        bool swapped = q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH;
-        int s;
-        if (sow_i_over(g, &q)) {
-            /* p's stores were 0: q's final score is p's future via q. */
-            s = sow_i_terminal_score(g, &q);
-        } else {
-            unsigned kq;
-            uint64_t rq = sow_index_rank_pos(c->ix, &q, &kq);
-            if ((int)kq < c->k) {
-                int d = q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE];
-                s = d * c->scale + c->tab[kq][rq];
+    uint64_t x = 0;
+    unsigned s = 0;
+    for (int j = 0; j < m - 1; j++) {
+        s += r[j];
+        x += ix->term[j][s];
+    }
+    return x;
+}
+
+/* base(s, B): the part of the rank of (A, B) that does not depend on A
+ * beyond its seed count s. */
+static inline uint64_t row_base(const sow_index *ix, int m, unsigned s, const uint8_t *r)
+{
+    uint64_t x = ix->term[m - 1][s];
+    for (int j = 0; j < m - 1; j++) {
+        s += r[j];
+        x += ix->term[m + j][s];
+    }
+    return x;
+}
+
+static void rowset_free(rowset *rs)
+{
+    free(rs->grp);
+    free(rs->row);
+    free(rs->idx);
+    memset(rs, 0, sizeof *rs);
+}
+
+static bool rowset_init(rowset *rs, int m, int s)
+{
+    memset(rs, 0, sizeof *rs);
+    uint64_t n = sow_index_count(m, s);
+    rs->n = (uint32_t)n;
+    rs->maxpot = s * (m - 1);
+    rs->grp = calloc((size_t)rs->maxpot + 2, sizeof *rs->grp);
+    rs->row = malloc(n * sizeof *rs->row);
+    rs->idx = malloc(n * sizeof *rs->idx);
+    uint8_t (*tmp)[SOW_MAX_PITS] = malloc(n * sizeof *tmp);
+    uint8_t c[SOW_IDX_MAX_PARTS] = {0};
+    if (!rs->grp || !rs->row || !rs->idx || !tmp) {
+        free(tmp);
+        rowset_free(rs);
+        return false;
+    }
+    /* Idx order (colex, sow_index_next), then a counting sort by Phi. */
+    c[m - 1] = (uint8_t)s; /* idx 0: every seed in the last pit */
+    for (uint64_t i = 0; i < n; i++) {
+        int pot = 0;
+        for (int j = 0; j < m; j++)
+            pot += j * c[j];
+        memcpy(tmp[i], c, SOW_MAX_PITS);
+        rs->grp[pot + 1]++;
+        if (i + 1 < n)
+            sow_index_next(m, c);
+    }
+    for (int p = 0; p <= rs->maxpot; p++)
+        rs->grp[p + 1] += rs->grp[p];
+    uint32_t *fill = malloc(((size_t)rs->maxpot + 1) * sizeof *fill);
+    if (!fill) {
+        free(tmp);
+        rowset_free(rs);
+        return false;
+    }
+    memcpy(fill, rs->grp, ((size_t)rs->maxpot + 1) * sizeof *fill);
+    for (uint64_t i = 0; i < n; i++) {
+        int pot = 0;
+        for (int j = 0; j < m; j++)
+            pot += j * tmp[i][j];
+        uint32_t at = fill[pot]++;
+        memcpy(rs->row[at], tmp[i], SOW_MAX_PITS);
+        rs->idx[at] = (uint32_t)i;
+    }
+    free(fill);
+    free(tmp);
+    return true;
+}
+
+/* ---- The move table ------------------------------------------------------ */
+
+/* One entry per (row, pit), a 64-bit word:
+ *
+ *   63      56 55     48 47  44 43  40 39                               0
+ *  +----------+---------+------+------+----------------------------------+
+ *  |    0     |   aux   |  t   | kind |  part: the A-part of the rank    |
+ *  +----------+---------+------+------+----------------------------------+
+ *
+ * aux: for CAPT, the pit of B opposite the landing pit; t: for OVER, the
+ * seeds sown into B. part < 2^40 (a level of up to 2^40 boards; the
+ * largest level that fits the int8 limit and memory is far smaller). */
+enum { K_NONE = 0, K_SAME, K_CAPT, K_STORE, K_OVER, K_GEN };
+#define PART_BITS 40
+#define PART_MASK ((1ull << PART_BITS) - 1)
+_Static_assert(SOW_MAX_PITS <= 15, "t and aux must fit 4 and 8 bits");
+
+static inline uint64_t mt_entry(uint64_t part, unsigned kind, unsigned t, unsigned aux)
+{
+    return part | (uint64_t)kind << 40 | (uint64_t)t << 44 | (uint64_t)aux << 48;
+}
+
+/* The entries of the rows of rs (seed count sA) in level k. */
+static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const rowset *rs,
+                    uint64_t *mt)
+{
+    int m = g->m;
+    unsigned sB = (unsigned)(k - sA);
+    bool fast = g->landing != SOW_LAND_RELAY && g->ring_has_store && g->ring_len == 2 * m + 1;
+    for (uint32_t a = 0; a < rs->n; a++) {
+        const uint8_t *A = rs->row[a];
+        for (int i = 0; i < m; i++) {
+            unsigned c = A[i];
+            uint64_t e;
+            if (!c) {
+                e = mt_entry(0, K_NONE, 0, 0);
+            } else if (!fast || (int)c > 2 * m - i) {
+                e = mt_entry(0, K_GEN, 0, 0);
             } else {
-                /* Nothing stored: a same-level successor, of higher
-                 * potential, so the recursion ends. */
-                s = load8(c->out, rq);
-                if (s == SOW_RETRO_UNSET) {
-                    q.b[SOW_B_FLAGS] = 0;
-                    q.b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
-                    s = self(c, &q, rq);
+                /* A' = A without pit i, plus one seed in pits i+1 .. */
+                uint8_t Ap[SOW_MAX_PITS];
+                memcpy(Ap, A, SOW_MAX_PITS);
+                Ap[i] = 0;
+                int top = i + (int)c < m ? i + (int)c : m - 1; /* last own pit sown */
+                for (int j = i + 1; j <= top; j++)
+                    Ap[j]++;
+                if ((int)c < m - i) {
+                    int r = i + (int)c;
+                    bool capt = g->landing == SOW_LAND_CAPTURE && A[r] == 0;
+                    e = mt_entry(row_base(ix, m, sB, Ap), capt ? K_CAPT : K_SAME, 0,
+                                 (unsigned)(m - 1 - r));
+                } else if ((int)c == m - i) {
+                    e = sA - 1 == 0 ? mt_entry(0, K_GEN, 0, 0)
+                                    : mt_entry(row_idx(ix, m, Ap), K_STORE, 0, 0);
+                } else {
+                    unsigned t = c - (unsigned)(m - i);
+                    unsigned sAp = (unsigned)sA - c + (unsigned)(m - 1 - i);
+                    e = sAp == 0 ? mt_entry(0, K_GEN, 0, 0)
+                                 : mt_entry(row_base(ix, m, sB + t, Ap), K_OVER, t, 0);
                 }
             }
+            mt[(size_t)a * (size_t)m + (size_t)i] = e;
         }
-        if (swapped)
-            s = -s;
-        if (s > best)
-            best = s;
     }
-    assert(best != INT_MIN && best > SOW_RETRO_UNSET && best <= INT8_MAX);
-    store8(c->out, r, best);
-    return best;
 }
 
-static int solve_plain(const bctx *c, const sow_pos *p, uint64_t r)
-{
-    return solve_impl(c, p, r, SOW_LAND_PLAIN, solve_plain);
-}
+/* ---- Evaluating positions ------------------------------------------------ */
 
-static int solve_capture(const bctx *c, const sow_pos *p, uint64_t r)
-{
-    return solve_impl(c, p, r, SOW_LAND_CAPTURE, solve_capture);
-}
+typedef struct bctx {
+    const sow_game *g;
+    const sow_index *ix;
+    int k, m, scale;
+    const int8_t *const *tab;
+    int8_t *out;
+    rowset *rs;     /* rs[0..k] */
+    uint64_t **mt;  /* mt[sA]: rs[sA].n * m entries, level k */
+} bctx;
 
-static int solve_relay(const bctx *c, const sow_pos *p, uint64_t r)
-{
-    return solve_impl(c, p, r, SOW_LAND_RELAY, solve_relay);
-}
-
-/* One successor of a batch position, to be resolved after its table
- * entry was prefetched: score = sign * (add + *ptr). */
+/* A successor whose entry is fetched in phase 2: value = sign*(add + *ptr). */
 typedef struct child {
-    const int8_t *ptr; /* the entry; `zero` for a finished game */
-    int16_t add;       /* store difference * scale, or the final score */
-    int8_t neg;        /* the turn passed: negate */
-    int8_t same;       /* a same-level entry: may still be unset */
-    int8_t move;
+    const int8_t *ptr;
+    int16_t add;
+    int16_t neg;
 } child;
 
 static const int8_t zero_entry = 0;
 
-enum { BATCH = 32 };
+enum { BATCH = 16 };
 
-/* A batch of positions of a chunk, with their successors. */
 typedef struct batch {
     int n;
-    sow_pos pos[BATCH];
     uint64_t rank[BATCH];
     int nch[BATCH];
     child ch[BATCH][SOW_MAX_PITS];
 } batch;
 
-/* Phase 1 for one position: make every move, find its entry, prefetch it.
- * Finished positions are stored at once and not added. */
-HOT void batch_add(const bctx *c, batch *bt, const uint8_t *cb, uint64_t r, sow_landing land)
+static inline sow_pos board_pos(int m, const uint8_t *A, const uint8_t *B)
 {
-    const sow_game *g = c->g;
-    int m = c->m;
-    sow_pos *p = &bt->pos[bt->n];
-    sow_index_to_pos(m, cb, p);
-    if (sow_i_over(g, p)) {
-        store8(c->out, r, sow_i_terminal_score(g, p));
-        return;
-    }
-    int n = 0;
-    for (int i = 0; i < m; i++) {
-        if (!p->b[i])
-            continue;
-        sow_pos q = *p;
-        sow_i_make_as(g, &q, (sow_move)i, land);
-        child *x = &bt->ch[bt->n][n++];
-        x->move = (int8_t)i;
-        x->neg = q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH;
-        x->same = 0;
-        if (sow_i_over(g, &q)) {
-            x->ptr = &zero_entry;
-            x->add = (int16_t)sow_i_terminal_score(g, &q);
-            continue;
-        }
-        unsigned kq;
-        uint64_t rq = sow_index_rank_pos(c->ix, &q, &kq);
-        if ((int)kq < c->k) {
-            x->ptr = c->tab[kq] + rq;
-            x->add = (int16_t)((q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE]) * c->scale);
-        } else {
-            x->ptr = c->out + rq;
-            x->add = 0;
-            x->same = 1;
-        }
-        __builtin_prefetch(x->ptr);
-    }
-    bt->nch[bt->n] = n;
-    bt->rank[bt->n] = r;
-    bt->n++;
+    sow_pos p;
+    memset(&p, 0, sizeof p);
+    memcpy(p.b, A, (size_t)m);
+    memcpy(p.b + SOW_HALF, B, (size_t)m);
+    p.b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
+    return p;
 }
 
-/* Phase 2: read the entries and store each position's value. A same-level
- * successor that is not computed yet is computed first, by recursion.
- * (Deferring such positions to later passes over the chunk was tried and
- * does not pay: their successors mostly lie in other chunks.) */
-HOT void batch_finish(const bctx *c, batch *bt, sow_landing land, solve_fn solve)
+/* The general path for one move: the rules code and a full rank. */
+static child gen_child(const bctx *c, const sow_pos *p, int i)
+{
+    const sow_game *g = c->g;
+    sow_pos q = *p;
+    sow_i_make(g, &q, (sow_move)i);
+    child x = {.neg = (q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH) ? 1 : 0};
+    if (sow_i_over(g, &q)) {
+        x.ptr = &zero_entry;
+        x.add = (int16_t)sow_i_terminal_score(g, &q);
+        return x;
+    }
+    unsigned kq;
+    uint64_t rq = sow_index_rank_pos(c->ix, &q, &kq);
+    assert((int)kq <= c->k);
+    x.ptr = ((int)kq < c->k ? c->tab[kq] : c->out) + rq;
+    x.add = (int16_t)((q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE]) * c->scale);
+    return x;
+}
+
+/* Phase 2: read the entries of a batch and store each position's value. */
+static void batch_finish(const bctx *c, batch *bt)
 {
     for (int b = 0; b < bt->n; b++) {
         int best = INT_MIN;
         for (int j = 0; j < bt->nch[b]; j++) {
             const child *x = &bt->ch[b][j];
-            int v;
-            if (x->same) {
-                v = __atomic_load_n(x->ptr, __ATOMIC_RELAXED);
-                if (v == SOW_RETRO_UNSET) {
-                    sow_pos q = bt->pos[b];
-                    sow_i_make_as(c->g, &q, (sow_move)x->move, land);
-                    q.b[SOW_B_FLAGS] = 0;
-                    q.b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
-                    v = solve(c, &q, (uint64_t)(x->ptr - c->out));
-                }
-            } else {
-                v = *x->ptr;
-            }
+            int v = *x->ptr;
+            assert(v != SOW_RETRO_UNSET);
             v += x->add;
             if (x->neg)
                 v = -v;
             if (v > best)
                 best = v;
         }
-        store8(c->out, bt->rank[b], best);
+        assert(best != INT_MIN && best > SOW_RETRO_UNSET && best <= INT8_MAX);
+        c->out[bt->rank[b]] = (int8_t)best;
     }
     bt->n = 0;
 }
 
-/* The positions of a chunk are processed in batches: first every
- * successor of every position of the batch is made and its entry
- * prefetched, then the entries are read, so the loads of one batch
- * overlap and the random accesses to the big tables cost bandwidth rather
- * than one full latency each.
- *
- * Order: ascending rank. Neither order is a topological one (doc/
- * retrograde.md), but measured on Kalah m=6 up to 16 seeds, ascending rank
- * leaves 38% of the positions to the recursion and descending 80%. */
-HOT void build_chunk_impl(const bctx *c, uint64_t lo, uint64_t hi, sow_landing land,
-                          solve_fn solve)
+/* Every position (A, B) of level k with A in the rows a0 .. a1-1 of
+ * rs[sA] (one potential group) and B row b of rs[sB]. */
+static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b, batch *bt)
 {
-    uint8_t cb[SOW_IDX_MAX_PARTS];
-    int P = 2 * c->m;
-    batch bt;
-    bt.n = 0;
-    sow_index_unrank(c->ix, c->k, lo, cb);
-    for (uint64_t r = lo; r < hi; r++, sow_index_next(P, cb)) {
-        if (load8(c->out, r) != SOW_RETRO_UNSET)
-            continue; /* computed through a recursion already */
-        batch_add(c, &bt, cb, r, land);
-        if (bt.n == BATCH)
-            batch_finish(c, &bt, land, solve);
+    const sow_game *g = c->g;
+    int m = c->m, k = c->k;
+    int sB = k - sA;
+    const rowset *RA = &c->rs[sA], *RB = &c->rs[sB];
+    const uint8_t *B = RB->row[b];
+    uint64_t baseB = row_base(c->ix, m, (unsigned)sA, B); /* rank = idx(A) + baseB */
+
+    if (sA == 0 || sB == 0) {
+        /* Finished positions, or (end-on-turn) ones whose successors may
+         * be: the general path for every move. */
+        for (uint32_t a = a0; a < a1; a++) {
+            const uint8_t *A = RA->row[a];
+            sow_pos p = board_pos(m, A, B);
+            uint64_t r = RA->idx[a] + baseB;
+            if (sow_i_over(g, &p)) {
+                c->out[r] = (int8_t)sow_i_terminal_score(g, &p);
+                continue;
+            }
+            int n = 0;
+            for (int i = 0; i < m; i++)
+                if (A[i]) {
+                    bt->ch[bt->n][n] = gen_child(c, &p, i);
+                    __builtin_prefetch(bt->ch[bt->n][n].ptr);
+                    n++;
+                }
+            bt->nch[bt->n] = n;
+            bt->rank[bt->n++] = r;
+            if (bt->n == BATCH)
+                batch_finish(c, bt);
+        }
+        batch_finish(c, bt);
+        return;
     }
-    batch_finish(c, &bt, land, solve);
+
+    /* What depends on B alone. */
+    uint64_t idxB = RB->idx[b];
+    uint64_t baseB1 = row_base(c->ix, m, (unsigned)sA - 1, B); /* STORE */
+    uint64_t idxBt[SOW_MAX_PITS + 1];                         /* OVER: idx(B + 1^t) */
+    {
+        uint8_t Bt[SOW_MAX_PITS];
+        memcpy(Bt, B, SOW_MAX_PITS);
+        idxBt[0] = idxB;
+        for (int t = 1; t <= m; t++) {
+            Bt[t - 1]++;
+            idxBt[t] = row_idx(c->ix, m, Bt);
+        }
+    }
+    const int8_t *same = c->out + idxB;
+    const int8_t *low = c->tab[k - 1];
+    int16_t scale = (int16_t)c->scale;
+    const uint64_t *mt = c->mt[sA];
+
+    for (uint32_t a = a0; a < a1; a++) {
+        const uint64_t *e = mt + (size_t)a * (size_t)m;
+        child *ch = bt->ch[bt->n];
+        int n = 0;
+        for (int i = 0; i < m; i++) {
+            uint64_t x = e[i];
+            uint64_t part = x & PART_MASK;
+            unsigned kind = (unsigned)(x >> 40) & 0xf;
+            switch (kind) {
+            case K_NONE:
+                continue;
+            case K_CAPT:
+                if (B[(x >> 48) & 0xff] || g->capture_empty)
+                    goto general;
+                /* no capture: a plain same-level move */
+                __attribute__((fallthrough));
+            case K_SAME:
+                ch[n] = (child){.ptr = same + part, .add = 0, .neg = 1};
+                break;
+            case K_STORE:
+                ch[n] = (child){.ptr = low + part + baseB1, .add = scale, .neg = 0};
+                break;
+            case K_OVER:
+                ch[n] = (child){.ptr = low + idxBt[(x >> 44) & 0xf] + part, .add = (int16_t)-scale,
+                                .neg = 1};
+                break;
+            default:
+            general: {
+                sow_pos p = board_pos(m, RA->row[a], B);
+                ch[n] = gen_child(c, &p, i);
+                break;
+            }
+            }
+            __builtin_prefetch(ch[n].ptr);
+            n++;
+        }
+        bt->nch[bt->n] = n;
+        bt->rank[bt->n++] = RA->idx[a] + baseB;
+        if (bt->n == BATCH)
+            batch_finish(c, bt);
+    }
+    batch_finish(c, bt);
 }
 
-static void build_chunk(const bctx *c, uint64_t lo, uint64_t hi)
+/* ---- The level ----------------------------------------------------------- */
+
+/* A task of one potential P: the rows of potential pa of rs[sA] against
+ * the rows b0 .. b1-1 of rs[sB] (potential P - pa). */
+typedef struct task {
+    int sA;
+    uint32_t a0, a1, b0, b1;
+} task;
+
+static void free_tables(bctx *c, int k)
 {
-    switch (c->g->landing) {
-    case SOW_LAND_PLAIN:
-        build_chunk_impl(c, lo, hi, SOW_LAND_PLAIN, solve_plain);
-        break;
-    case SOW_LAND_CAPTURE:
-        build_chunk_impl(c, lo, hi, SOW_LAND_CAPTURE, solve_capture);
-        break;
-    default:
-        assert(c->g->landing == SOW_LAND_RELAY);
-        build_chunk_impl(c, lo, hi, SOW_LAND_RELAY, solve_relay);
-        break;
-    }
+    if (c->rs)
+        for (int s = 0; s <= k; s++)
+            rowset_free(&c->rs[s]);
+    if (c->mt)
+        for (int s = 0; s <= k; s++)
+            free(c->mt[s]);
+    free(c->rs);
+    free(c->mt);
+}
+
+size_t sow_retro_scratch_bytes(const sow_game *g, int k)
+{
+    /* rowsets and move tables of every seed count <= k, and the task
+     * list of one potential (bounded by the number of rows). */
+    uint64_t rows = sow_index_count(g->m + 1, k); /* rows of <= k seeds */
+    uint64_t per_row = SOW_MAX_PITS + 4 + 8 * (uint64_t)g->m + sizeof(task);
+    return (size_t)(rows * per_row + (uint64_t)(k + 1) * (uint64_t)(k * g->m + 2) * 4);
 }
 
 sow_err sow_retro_build(const sow_retro_job *job)
@@ -292,59 +469,111 @@ sow_err sow_retro_build(const sow_retro_job *job)
     const sow_game *g = job->g;
     if (sow_retro_supported(g) != SOW_OK)
         return SOW_E_ARG;
-    if (job->k < 0 || job->k > sow_retro_max_seeds(g) || job->ix->parts != 2 * g->m)
+    int k = job->k, m = g->m;
+    if (k < 0 || k > sow_retro_max_seeds(g) || job->ix->parts != 2 * m)
         return SOW_E_ARG;
-    bctx c = {.g = g, .ix = job->ix, .k = job->k, .m = g->m, .scale = g->score_scale,
+    bctx c = {.g = g, .ix = job->ix, .k = k, .m = m, .scale = g->score_scale,
               .tab = job->tab, .out = job->out};
-    uint64_t n = sow_index_count(2 * g->m, job->k);
-    uint64_t nchunks = (n + CHUNK - 1) / CHUNK;
+    uint64_t n = sow_index_count(2 * m, k);
     int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
+
+    c.rs = calloc((size_t)k + 1, sizeof *c.rs);
+    c.mt = calloc((size_t)k + 1, sizeof *c.mt);
+    uint64_t max_rows = sow_index_count(m + 1, k);
+    task *tasks = malloc((max_rows + 1) * sizeof *tasks);
+    bool ok = c.rs && c.mt && tasks;
+    for (int s = 0; ok && s <= k; s++) {
+        ok = rowset_init(&c.rs[s], m, s);
+        if (ok)
+            ok = (c.mt[s] = malloc((size_t)c.rs[s].n * (size_t)m * sizeof(uint64_t))) != NULL;
+    }
+    if (!ok) {
+        free(tasks);
+        free_tables(&c, k);
+        return SOW_E_NOMEM;
+    }
+
+#ifndef NDEBUG
+    /* Debug builds: a read of an entry not computed yet fails an assert. */
+    memset(job->out, SOW_RETRO_UNSET, n);
+#endif
     uint64_t done = 0;
     int stopped = 0;
     double last = sow_retro_clock();
     sow_progress pr = job->base;
-    pr.seeds = job->k;
+    pr.seeds = k;
     pr.total = n;
+    uint64_t ntask = 0;
     static char fork_sync, barrier_sync, join_sync;
 
     OMP_SYNC_RELEASE(&fork_sync);
 #pragma omp parallel num_threads(threads)
     {
         OMP_SYNC_ACQUIRE(&fork_sync);
-        /* First touch by the threads that will use the pages. */
-#pragma omp for schedule(static) nowait
-        for (uint64_t ch = 0; ch < nchunks; ch++) {
-            uint64_t lo = ch * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
-            memset(job->out + lo, SOW_RETRO_UNSET, hi - lo);
-        }
+        batch bt;
+        bt.n = 0;
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int s = 0; s <= k; s++)
+            mt_fill(g, c.ix, k, s, &c.rs[s], c.mt[s]);
         OMP_SYNC_RELEASE(&barrier_sync);
 #pragma omp barrier
         OMP_SYNC_ACQUIRE(&barrier_sync);
-#pragma omp for schedule(dynamic, 1) nowait
-        for (uint64_t ch = 0; ch < nchunks; ch++) {
-            if (job->stop && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) {
-                __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
-                continue;
-            }
-            uint64_t lo = ch * CHUNK, hi = lo + CHUNK < n ? lo + CHUNK : n;
-            build_chunk(&c, lo, hi);
-            uint64_t d = __atomic_add_fetch(&done, hi - lo, __ATOMIC_RELAXED);
-            if (job->progress && omp_get_thread_num() == 0) {
-                double now = sow_retro_clock();
-                if (now - last >= 0.5) {
-                    last = now;
-                    pr.done = d;
-                    pr.all_done = job->base.all_done + d;
-                    pr.seconds = now - job->t0;
-                    job->progress(job->progress_ctx, &pr);
+
+        for (int P = k * (m - 1); P >= 0; P--) {
+#pragma omp single
+            {
+                /* The tasks of potential P; a big group of B rows is cut
+                 * so that the threads share it. */
+                ntask = 0;
+                for (int sA = 0; sA <= k; sA++) {
+                    const rowset *RA = &c.rs[sA], *RB = &c.rs[k - sA];
+                    for (int pa = 0; pa <= RA->maxpot; pa++) {
+                        int pb = P - pa;
+                        if (pb < 0 || pb > RB->maxpot)
+                            continue;
+                        uint32_t a0 = RA->grp[pa], a1 = RA->grp[pa + 1];
+                        uint32_t b0 = RB->grp[pb], b1 = RB->grp[pb + 1];
+                        if (a0 == a1 || b0 == b1)
+                            continue;
+                        uint32_t step = (uint32_t)(1 + 4096 / (a1 - a0));
+                        for (uint32_t b = b0; b < b1; b += step)
+                            tasks[ntask++] = (task){sA, a0, a1, b, b + step < b1 ? b + step : b1};
+                    }
                 }
             }
+            /* (the implicit barrier of `single` publishes the list) */
+#pragma omp for schedule(dynamic, 1)
+            for (uint64_t t = 0; t < ntask; t++) {
+                if (job->stop && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) {
+                    __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
+                    continue;
+                }
+                const task *w = &tasks[t];
+                for (uint32_t b = w->b0; b < w->b1; b++)
+                    run_task(&c, w->sA, w->a0, w->a1, b, &bt);
+                uint64_t d = __atomic_add_fetch(&done, (uint64_t)(w->a1 - w->a0) * (w->b1 - w->b0),
+                                                __ATOMIC_RELAXED);
+                if (job->progress && omp_get_thread_num() == 0) {
+                    double now = sow_retro_clock();
+                    if (now - last >= 0.5) {
+                        last = now;
+                        pr.done = d;
+                        pr.all_done = job->base.all_done + d;
+                        pr.seconds = now - job->t0;
+                        job->progress(job->progress_ctx, &pr);
+                    }
+                }
+            }
+            /* (the implicit barrier of `for`: potential P is complete) */
         }
         OMP_SYNC_RELEASE(&join_sync);
     }
     OMP_SYNC_ACQUIRE(&join_sync);
+    free(tasks);
+    free_tables(&c, k);
     if (stopped)
         return SOW_E_INTERRUPTED;
+    assert(done == n);
     if (job->progress) {
         pr.done = n;
         pr.all_done = job->base.all_done + n;
