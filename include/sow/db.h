@@ -42,6 +42,9 @@ typedef struct sow_db_options {
     bool no_build;             /* with a dir: only load; a missing seed count
                                   is SOW_E_MISSING instead of being built */
     bool no_verify;            /* skip the payload checksum when loading */
+    bool in_place;             /* probe loaded files where they are mapped
+                                  (4 KB pages) instead of copying them into
+                                  huge pages: for a few probes only */
     const volatile int *stop;  /* if set while building: SOW_E_INTERRUPTED */
 } sow_db_options;
 

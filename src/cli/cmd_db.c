@@ -366,7 +366,7 @@ static int db_query(int argc, char **argv)
 
     sow_db *db = NULL;
     if (!sow_over(g, &cg.pos)) {
-        sow_db_options o = {.no_build = true};
+        sow_db_options o = {.no_build = true, .in_place = true}; /* a few probes */
         char why[512];
         sow_err e = sow_db_open(g, k, dir, &o, &db, why, sizeof why);
         if (e == SOW_E_MISSING)
