@@ -133,6 +133,8 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         return SOW_E_LIMIT;
     }
     size_t need = sow_db_bytes(g, max_seeds);
+    if (need != SIZE_MAX)
+        need += sow_retro_scratch_bytes(g, max_seeds); /* a build's row lists and move tables */
     if (need == SIZE_MAX || (opt->memory && need > opt->memory)) {
         sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB, over the "
             "memory budget of %.2f GB", max_seeds, g->m, (double)need / 1e9,

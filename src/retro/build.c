@@ -98,12 +98,23 @@ sow_err sow_retro_supported(const sow_game *g)
 /* The rows of m pits with s seeds, sorted by potential Phi = sum j*a_j
  * (j = 0..m-1; the owner's pit numbering minus one, which shifts Phi by
  * the constant s). grp[p] .. grp[p+1]-1 are the rows of potential p. */
+/* A row in memory: its m pit counts and zeros up to 16 bytes, so that it
+ * loads as the two words of a half of sow_pos. */
+#define ROW_BYTES 16
+_Static_assert(SOW_MAX_PITS <= 13, "a row and the zero tuzdik byte fit a half");
+
 typedef struct rowset {
     uint32_t n;
     int maxpot;     /* s * (m - 1) */
     uint32_t *grp;  /* maxpot + 2 offsets */
-    uint8_t (*row)[SOW_MAX_PITS]; /* the pit counts */
+    uint8_t (*row)[ROW_BYTES]; /* the pit counts, then zeros */
     uint32_t *idx;  /* idx(row) */
+    /* What a row contributes as the opponent's row B of level k (filled by
+     * rowset_level), so that a task computes nothing per B: */
+    uint64_t *base0;  /* base(k - s, B): rank = idx(A) + base0 */
+    uint64_t *base1;  /* base(k - s - 1, B): STORE successors */
+    uint32_t *plus;   /* m per row: idx(B + 1^t), t = 1..m (OVER) */
+    uint32_t *zero;   /* m per row: idx(B with pit o emptied) (CAPT) */
 } rowset;
 
 /* idx(A) of a row given as bytes (the first m-1 terms of the rank). */
@@ -135,6 +146,10 @@ static void rowset_free(rowset *rs)
     free(rs->grp);
     free(rs->row);
     free(rs->idx);
+    free(rs->base0);
+    free(rs->base1);
+    free(rs->plus);
+    free(rs->zero);
     memset(rs, 0, sizeof *rs);
 }
 
@@ -147,9 +162,14 @@ static bool rowset_init(rowset *rs, int m, int s)
     rs->grp = calloc((size_t)rs->maxpot + 2, sizeof *rs->grp);
     rs->row = malloc(n * sizeof *rs->row);
     rs->idx = malloc(n * sizeof *rs->idx);
-    uint8_t (*tmp)[SOW_MAX_PITS] = malloc(n * sizeof *tmp);
+    rs->base0 = malloc(n * sizeof *rs->base0);
+    rs->base1 = malloc(n * sizeof *rs->base1);
+    rs->plus = malloc(n * (size_t)m * sizeof *rs->plus);
+    rs->zero = malloc(n * (size_t)m * sizeof *rs->zero);
+    uint8_t (*tmp)[ROW_BYTES] = calloc(n, sizeof *tmp);
     uint8_t c[SOW_IDX_MAX_PARTS] = {0};
-    if (!rs->grp || !rs->row || !rs->idx || !tmp) {
+    if (!rs->grp || !rs->row || !rs->idx || !rs->base0 || !rs->base1 || !rs->plus || !rs->zero ||
+        !tmp) {
         free(tmp);
         rowset_free(rs);
         return false;
@@ -160,7 +180,7 @@ static bool rowset_init(rowset *rs, int m, int s)
         int pot = 0;
         for (int j = 0; j < m; j++)
             pot += j * c[j];
-        memcpy(tmp[i], c, SOW_MAX_PITS);
+        memcpy(tmp[i], c, (size_t)m);
         rs->grp[pot + 1]++;
         if (i + 1 < n)
             sow_index_next(m, c);
@@ -179,12 +199,33 @@ static bool rowset_init(rowset *rs, int m, int s)
         for (int j = 0; j < m; j++)
             pot += j * tmp[i][j];
         uint32_t at = fill[pot]++;
-        memcpy(rs->row[at], tmp[i], SOW_MAX_PITS);
+        memcpy(rs->row[at], tmp[i], ROW_BYTES);
         rs->idx[at] = (uint32_t)i;
     }
     free(fill);
     free(tmp);
     return true;
+}
+
+/* The B-side quantities of the rows of s seeds in level k. */
+static void rowset_level(const sow_index *ix, int m, int k, int s, rowset *rs)
+{
+    for (uint32_t b = 0; b < rs->n; b++) {
+        const uint8_t *B = rs->row[b];
+        rs->base0[b] = row_base(ix, m, (unsigned)(k - s), B);
+        rs->base1[b] = k - s >= 1 ? row_base(ix, m, (unsigned)(k - s - 1), B) : 0;
+        uint8_t X[ROW_BYTES];
+        memcpy(X, B, ROW_BYTES);
+        for (int t = 1; t <= m; t++) {
+            X[t - 1]++;
+            rs->plus[(size_t)b * (size_t)m + (size_t)t - 1] = (uint32_t)row_idx(ix, m, X);
+        }
+        for (int o = 0; o < m; o++) {
+            memcpy(X, B, ROW_BYTES);
+            X[o] = 0;
+            rs->zero[(size_t)b * (size_t)m + (size_t)o] = (uint32_t)row_idx(ix, m, X);
+        }
+    }
 }
 
 /* ---- The move table ------------------------------------------------------ */
@@ -274,6 +315,7 @@ typedef struct child {
 
 static const int8_t zero_entry = 0;
 
+
 enum { BATCH = 16 };
 
 typedef struct batch {
@@ -283,13 +325,15 @@ typedef struct batch {
     child ch[BATCH][SOW_MAX_PITS];
 } batch;
 
-static inline sow_pos board_pos(int m, const uint8_t *A, const uint8_t *B)
+/* The position (A, B), South to move, stores 0; built from words (a
+ * position written byte by byte and then read as words would stall on
+ * store forwarding, rules_inline.h). */
+static inline sow_pos board_pos(const uint8_t *A, const uint8_t *B)
 {
     sow_pos p;
-    memset(&p, 0, sizeof p);
-    memcpy(p.b, A, (size_t)m);
-    memcpy(p.b + SOW_HALF, B, (size_t)m);
-    p.b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
+    memcpy(&p.w[0], A, 16);
+    memcpy(&p.w[2], B, 16);
+    p.w[3] |= (uint64_t)SOW_FLAG_NORTH << (8 * (SOW_B_FLAGS - 8));
     return p;
 }
 
@@ -334,6 +378,34 @@ static void batch_finish(const bctx *c, batch *bt)
     bt->n = 0;
 }
 
+/* The kinds that need B's pits (CAPT) or the rules code (GEN). */
+static child slow_child(const bctx *c, const uint8_t *A, const uint8_t *B, int sA, int i,
+                        uint64_t x, const uint32_t *idxBo, const int8_t *same)
+{
+    int m = c->m, k = c->k, sB = k - sA;
+    if ((x >> 40 & 0xf) == K_CAPT) {
+        unsigned o = (unsigned)(x >> 48) & 0xff, bo = B[o];
+        if (!bo && !c->g->capture_empty) /* no capture: a plain same-level move */
+            return (child){.ptr = same + (x & PART_MASK), .add = 0, .neg = 1};
+        /* The capture: 1 + bo seeds stored, the landing pit r and B's pit
+         * o emptied; successor (B'', A''), unless a row is left empty
+         * (maybe the end: the rules code). */
+        unsigned sBq = (unsigned)sB - bo;
+        if (sBq != 0 && sA != 1) {
+            int r = m - 1 - (int)o;
+            uint8_t App[ROW_BYTES];
+            memcpy(App, A, ROW_BYTES);
+            App[i] = 0;
+            for (int j = i + 1; j < r; j++)
+                App[j]++;
+            return (child){.ptr = c->tab[k - 1 - (int)bo] + idxBo[o] + row_base(c->ix, m, sBq, App),
+                           .add = (int16_t)(-(int)(1 + bo) * c->scale), .neg = 1};
+        }
+    }
+    sow_pos p = board_pos(A, B);
+    return gen_child(c, &p, i);
+}
+
 /* Every position (A, B) of level k with A in the rows a0 .. a1-1 of
  * rs[sA] (one potential group) and B row b of rs[sB]. */
 static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b, batch *bt)
@@ -343,14 +415,14 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
     int sB = k - sA;
     const rowset *RA = &c->rs[sA], *RB = &c->rs[sB];
     const uint8_t *B = RB->row[b];
-    uint64_t baseB = row_base(c->ix, m, (unsigned)sA, B); /* rank = idx(A) + baseB */
+    uint64_t baseB = RB->base0[b]; /* rank = idx(A) + baseB */
 
     if (sA == 0 || sB == 0) {
         /* Finished positions, or (end-on-turn) ones whose successors may
          * be: the general path for every move. */
         for (uint32_t a = a0; a < a1; a++) {
             const uint8_t *A = RA->row[a];
-            sow_pos p = board_pos(m, A, B);
+            sow_pos p = board_pos(A, B);
             uint64_t r = RA->idx[a] + baseB;
             if (sow_i_over(g, &p)) {
                 c->out[r] = (int8_t)sow_i_terminal_score(g, &p);
@@ -374,20 +446,11 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
 
     /* What depends on B alone. */
     uint64_t idxB = RB->idx[b];
-    uint64_t baseB1 = row_base(c->ix, m, (unsigned)sA - 1, B); /* STORE */
-    uint64_t idxBt[SOW_MAX_PITS + 1];                         /* OVER: idx(B + 1^t) */
-    {
-        uint8_t Bt[SOW_MAX_PITS];
-        memcpy(Bt, B, SOW_MAX_PITS);
-        idxBt[0] = idxB;
-        for (int t = 1; t <= m; t++) {
-            Bt[t - 1]++;
-            idxBt[t] = row_idx(c->ix, m, Bt);
-        }
-    }
+    uint64_t baseB1 = RB->base1[b];
+    const uint32_t *idxBt = RB->plus + (size_t)b * (size_t)m; /* [t - 1], t = 1..m */
+    const uint32_t *idxBo = RB->zero + (size_t)b * (size_t)m;     /* [o] */
     const int8_t *same = c->out + idxB;
     const int8_t *low = c->tab[k - 1];
-    int16_t scale = (int16_t)c->scale;
     const uint64_t *mt = c->mt[sA];
 
     for (uint32_t a = a0; a < a1; a++) {
@@ -401,33 +464,27 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
             switch (kind) {
             case K_NONE:
                 continue;
-            case K_CAPT:
-                if (B[(x >> 48) & 0xff] || g->capture_empty)
-                    goto general;
-                /* no capture: a plain same-level move */
-                __attribute__((fallthrough));
             case K_SAME:
                 ch[n] = (child){.ptr = same + part, .add = 0, .neg = 1};
                 break;
             case K_STORE:
-                ch[n] = (child){.ptr = low + part + baseB1, .add = scale, .neg = 0};
+                ch[n] = (child){.ptr = low + part + baseB1, .add = (int16_t)c->scale, .neg = 0};
                 break;
             case K_OVER:
-                ch[n] = (child){.ptr = low + idxBt[(x >> 44) & 0xf] + part, .add = (int16_t)-scale,
-                                .neg = 1};
+                ch[n] = (child){.ptr = low + idxBt[((x >> 44) & 0xf) - 1] + part,
+                                .add = (int16_t)-c->scale, .neg = 1};
                 break;
             default:
-            general: {
-                sow_pos p = board_pos(m, RA->row[a], B);
-                ch[n] = gen_child(c, &p, i);
+                ch[n] = slow_child(c, RA->row[a], B, sA, i, x, idxBo, same);
                 break;
-            }
             }
             __builtin_prefetch(ch[n].ptr);
             n++;
         }
         bt->nch[bt->n] = n;
-        bt->rank[bt->n++] = RA->idx[a] + baseB;
+        bt->rank[bt->n] = RA->idx[a] + baseB;
+        __builtin_prefetch(c->out + bt->rank[bt->n], 1);
+        bt->n++;
         if (bt->n == BATCH)
             batch_finish(c, bt);
     }
@@ -460,7 +517,7 @@ size_t sow_retro_scratch_bytes(const sow_game *g, int k)
     /* rowsets and move tables of every seed count <= k, and the task
      * list of one potential (bounded by the number of rows). */
     uint64_t rows = sow_index_count(g->m + 1, k); /* rows of <= k seeds */
-    uint64_t per_row = SOW_MAX_PITS + 4 + 8 * (uint64_t)g->m + sizeof(task);
+    uint64_t per_row = ROW_BYTES + 4 + 16 + 16 * (uint64_t)g->m + sizeof(task);
     return (size_t)(rows * per_row + (uint64_t)(k + 1) * (uint64_t)(k * g->m + 2) * 4);
 }
 
@@ -513,8 +570,10 @@ sow_err sow_retro_build(const sow_retro_job *job)
         batch bt;
         bt.n = 0;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int s = 0; s <= k; s++)
+        for (int s = 0; s <= k; s++) {
+            rowset_level(c.ix, m, k, s, &c.rs[s]);
             mt_fill(g, c.ix, k, s, &c.rs[s], c.mt[s]);
+        }
         OMP_SYNC_RELEASE(&barrier_sync);
 #pragma omp barrier
         OMP_SYNC_ACQUIRE(&barrier_sync);
