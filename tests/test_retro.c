@@ -125,11 +125,18 @@ static void test_against_reference(void **state)
 static void test_bellman(void **state)
 {
     (void)state;
+    /* (m, K): small boards deep, with laps; the builder's row tables for
+     * larger m (its move kinds, and rows of 9 pits that do not fit a
+     * word) at the seed counts a quick test affords; slow: m = 6 to 14. */
+    static const int mk[][2] = {{1, 16}, {2, 16}, {3, 16}, {4, 12}, {5, 9}, {6, 8}, {9, 5}};
+    static const int mk_slow[][2] = {{5, 13}, {6, 14}};
+    size_t nmk = sizeof mk / sizeof mk[0], nslow = slow() ? sizeof mk_slow / sizeof mk_slow[0] : 0;
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
-        for (int m = 1; m <= 4; m++) {
+        for (size_t t = 0; t < nmk + nslow; t++) {
+            int m = t < nmk ? mk[t][0] : mk_slow[t - nmk][0];
+            int K = t < nmk ? mk[t][1] : mk_slow[t - nmk][1];
             sow_game g;
             game_of(&cfgs[i], m, &g);
-            int K = m <= 3 ? 16 : 12;
             sow_db *db;
             assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, NULL, 0), SOW_OK);
             sow_index ix;

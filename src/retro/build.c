@@ -316,7 +316,7 @@ typedef struct child {
 static const int8_t zero_entry = 0;
 
 
-enum { BATCH = 16 };
+enum { BATCH = 32 };
 
 typedef struct batch {
     int n;
@@ -493,13 +493,6 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
 
 /* ---- The level ----------------------------------------------------------- */
 
-/* A task of one potential P: the rows of potential pa of rs[sA] against
- * the rows b0 .. b1-1 of rs[sB] (potential P - pa). */
-typedef struct task {
-    int sA;
-    uint32_t a0, a1, b0, b1;
-} task;
-
 static void free_tables(bctx *c, int k)
 {
     if (c->rs)
@@ -514,10 +507,9 @@ static void free_tables(bctx *c, int k)
 
 size_t sow_retro_scratch_bytes(const sow_game *g, int k)
 {
-    /* rowsets and move tables of every seed count <= k, and the task
-     * list of one potential (bounded by the number of rows). */
+    /* rowsets and move tables of every seed count <= k */
     uint64_t rows = sow_index_count(g->m + 1, k); /* rows of <= k seeds */
-    uint64_t per_row = ROW_BYTES + 4 + 16 + 16 * (uint64_t)g->m + sizeof(task);
+    uint64_t per_row = ROW_BYTES + 4 + 16 + 16 * (uint64_t)g->m;
     return (size_t)(rows * per_row + (uint64_t)(k + 1) * (uint64_t)(k * g->m + 2) * 4);
 }
 
@@ -533,19 +525,31 @@ sow_err sow_retro_build(const sow_retro_job *job)
               .tab = job->tab, .out = job->out};
     uint64_t n = sow_index_count(2 * m, k);
     int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
+    /* One barrier per potential: a level with few positions per
+     * potential is done by one thread (on a busy machine a barrier can
+     * cost a time slice). The result does not depend on it. */
+    int npot = k * (m - 1) + 1;
+    if (n / (uint64_t)npot < 16384)
+        threads = 1;
 
     c.rs = calloc((size_t)k + 1, sizeof *c.rs);
     c.mt = calloc((size_t)k + 1, sizeof *c.mt);
-    uint64_t max_rows = sow_index_count(m + 1, k);
-    task *tasks = malloc((max_rows + 1) * sizeof *tasks);
-    bool ok = c.rs && c.mt && tasks;
-    for (int s = 0; ok && s <= k; s++) {
-        ok = rowset_init(&c.rs[s], m, s);
-        if (ok)
-            ok = (c.mt[s] = malloc((size_t)c.rs[s].n * (size_t)m * sizeof(uint64_t))) != NULL;
+    if (!c.rs || !c.mt) {
+        free_tables(&c, k);
+        return SOW_E_NOMEM;
     }
-    if (!ok) {
-        free(tasks);
+    int nomem = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int s = 0; s <= k; s++) {
+        if (!rowset_init(&c.rs[s], m, s) ||
+            !(c.mt[s] = malloc((size_t)c.rs[s].n * (size_t)m * sizeof(uint64_t)))) {
+            __atomic_store_n(&nomem, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        rowset_level(c.ix, m, k, s, &c.rs[s]);
+        mt_fill(g, c.ix, k, s, &c.rs[s], c.mt[s]);
+    }
+    if (nomem) {
         free_tables(&c, k);
         return SOW_E_NOMEM;
     }
@@ -560,8 +564,7 @@ sow_err sow_retro_build(const sow_retro_job *job)
     sow_progress pr = job->base;
     pr.seeds = k;
     pr.total = n;
-    uint64_t ntask = 0;
-    static char fork_sync, barrier_sync, join_sync;
+    static char fork_sync, join_sync;
 
     OMP_SYNC_RELEASE(&fork_sync);
 #pragma omp parallel num_threads(threads)
@@ -569,57 +572,38 @@ sow_err sow_retro_build(const sow_retro_job *job)
         OMP_SYNC_ACQUIRE(&fork_sync);
         batch bt;
         bt.n = 0;
-#pragma omp for schedule(dynamic, 1) nowait
-        for (int s = 0; s <= k; s++) {
-            rowset_level(c.ix, m, k, s, &c.rs[s]);
-            mt_fill(g, c.ix, k, s, &c.rs[s], c.mt[s]);
-        }
-        OMP_SYNC_RELEASE(&barrier_sync);
-#pragma omp barrier
-        OMP_SYNC_ACQUIRE(&barrier_sync);
-
-        for (int P = k * (m - 1); P >= 0; P--) {
-#pragma omp single
-            {
-                /* The tasks of potential P; a big group of B rows is cut
-                 * so that the threads share it. */
-                ntask = 0;
-                for (int sA = 0; sA <= k; sA++) {
+        for (int P = npot - 1; P >= 0; P--) {
+            /* The positions of potential P: for each seed count sA of the
+             * mover's row and potential pa of it, the rows of that group
+             * against every row of k - sA seeds and potential P - pa. */
+#pragma omp for collapse(2) schedule(dynamic, 1)
+            for (int sA = 0; sA <= k; sA++) {
+                for (int pa = 0; pa < npot; pa++) {
                     const rowset *RA = &c.rs[sA], *RB = &c.rs[k - sA];
-                    for (int pa = 0; pa <= RA->maxpot; pa++) {
-                        int pb = P - pa;
-                        if (pb < 0 || pb > RB->maxpot)
-                            continue;
-                        uint32_t a0 = RA->grp[pa], a1 = RA->grp[pa + 1];
-                        uint32_t b0 = RB->grp[pb], b1 = RB->grp[pb + 1];
-                        if (a0 == a1 || b0 == b1)
-                            continue;
-                        uint32_t step = (uint32_t)(1 + 4096 / (a1 - a0));
-                        for (uint32_t b = b0; b < b1; b += step)
-                            tasks[ntask++] = (task){sA, a0, a1, b, b + step < b1 ? b + step : b1};
+                    int pb = P - pa;
+                    if (pa > RA->maxpot || pb < 0 || pb > RB->maxpot)
+                        continue;
+                    uint32_t a0 = RA->grp[pa], a1 = RA->grp[pa + 1];
+                    uint32_t b0 = RB->grp[pb], b1 = RB->grp[pb + 1];
+                    if (a0 == a1 || b0 == b1)
+                        continue;
+                    if (job->stop && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) {
+                        __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
+                        continue;
                     }
-                }
-            }
-            /* (the implicit barrier of `single` publishes the list) */
-#pragma omp for schedule(dynamic, 1)
-            for (uint64_t t = 0; t < ntask; t++) {
-                if (job->stop && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) {
-                    __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
-                    continue;
-                }
-                const task *w = &tasks[t];
-                for (uint32_t b = w->b0; b < w->b1; b++)
-                    run_task(&c, w->sA, w->a0, w->a1, b, &bt);
-                uint64_t d = __atomic_add_fetch(&done, (uint64_t)(w->a1 - w->a0) * (w->b1 - w->b0),
-                                                __ATOMIC_RELAXED);
-                if (job->progress && omp_get_thread_num() == 0) {
-                    double now = sow_retro_clock();
-                    if (now - last >= 0.5) {
-                        last = now;
-                        pr.done = d;
-                        pr.all_done = job->base.all_done + d;
-                        pr.seconds = now - job->t0;
-                        job->progress(job->progress_ctx, &pr);
+                    for (uint32_t b = b0; b < b1; b++)
+                        run_task(&c, sA, a0, a1, b, &bt);
+                    uint64_t d = __atomic_add_fetch(&done, (uint64_t)(a1 - a0) * (b1 - b0),
+                                                    __ATOMIC_RELAXED);
+                    if (job->progress && omp_get_thread_num() == 0) {
+                        double now = sow_retro_clock();
+                        if (now - last >= 0.5) {
+                            last = now;
+                            pr.done = d;
+                            pr.all_done = job->base.all_done + d;
+                            pr.seconds = now - job->t0;
+                            job->progress(job->progress_ctx, &pr);
+                        }
                     }
                 }
             }
@@ -628,7 +612,6 @@ sow_err sow_retro_build(const sow_retro_job *job)
         OMP_SYNC_RELEASE(&join_sync);
     }
     OMP_SYNC_ACQUIRE(&join_sync);
-    free(tasks);
     free_tables(&c, k);
     if (stopped)
         return SOW_E_INTERRUPTED;
