@@ -177,16 +177,18 @@ typedef struct child {
     int c0;        /* score units the move banks for the mover */
     int sign;      /* +1: the mover moves again (extra turn), -1: turn ends */
     int key;       /* move ordering, larger first */
+    int seeds;     /* seeds on q's board */
     uint64_t h;    /* pos_hash(&q) */
     sow_move mv;
 } child;
 
 /* Fail-soft negamax on the future gain of p (not finished) for its mover,
- * window (alpha, beta). `hist`: XOR of the hashes of the ancestors with the
- * same stores (cycles only, else 0). `depth`: TT_DRAFT_EXACT for an exact
- * search, else the remaining plies (a leaf scores 0: the stores). */
-static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alpha, int beta,
-                int depth)
+ * window (alpha, beta). `S`: the seeds on p's board. `hist`: XOR of the
+ * hashes of the ancestors with the same stores (cycles only, else 0).
+ * `depth`: TT_DRAFT_EXACT for an exact search, else the remaining plies (a
+ * leaf scores 0: the stores). */
+static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, int alpha,
+                int beta, int depth)
 {
     sow_search *s = w->s;
     const sow_game *g = w->g;
@@ -196,7 +198,6 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
     if (w->abort)
         return 0;
 
-    int S = seeds_on_board(g, p);
     if (s->use_oracle && S <= s->oracle.max_seeds) {
         w->oprobes++;
         return s->oracle.probe(s->oracle.ctx, p);
@@ -249,18 +250,19 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
     sow_move ms[SOW_MAX_MOVES];
     int n = sow_i_moves(g, p, ms);
     child c[SOW_MAX_MOVES];
-    int nc = 0;
+    /* ord[0..nc): the children to search; oc[0..no): those the oracle
+     * knows (indices into c). */
+    uint8_t ord[SOW_MAX_MOVES], oc[SOW_MAX_MOVES];
+    int nc = 0, no = 0;
     int best = -INF;
     sow_move bestmove = TT_NO_MOVE;
 
-    /* Make every move; finished children (and, exactly, those the oracle
-     * knows) are scored at once and can cut off before any search. The
-     * oracle's children are probed after all moves are made, their
-     * entries prefetched first. */
-    child oc[SOW_MAX_MOVES];
-    int no = 0;
+    /* Make every move. Finished children are scored at once and may cut
+     * off before any search; so may the oracle's, probed after all moves
+     * are made, their entries prefetched first. A child whose seeds bound
+     * its value outside the window needs no search either. */
     for (int i = 0; i < n; i++) {
-        child *ch = &c[nc];
+        child *ch = &c[i];
         ch->q = *p;
         sow_i_make(g, &ch->q, ms[i]);
         ch->mv = ms[i];
@@ -271,19 +273,27 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
         int v;
         if (sow_i_over(g, &ch->q)) {
             v = ch->c0 + ch->sign * terminal_future(g, &ch->q);
-        } else if (s->use_oracle &&
-                   seeds_on_board(g, &ch->q) <= s->oracle.max_seeds) {
-            if (s->oracle.prefetch)
-                s->oracle.prefetch(s->oracle.ctx, &ch->q);
-            oc[no++] = *ch;
-            continue;
         } else {
-            ch->key = (ms[i] == ttmove ? 1 << 20 : 0) + (same ? 1 << 12 : 0) + ch->c0 * 16 + i;
-            ch->h = pos_hash(&ch->q);
-            if (!g->cycles)
-                tt_prefetch(&s->tt, ch->h);
-            nc++;
-            continue;
+            int sq = seeds_on_board(g, &ch->q);
+            ch->seeds = sq;
+            if (s->use_oracle && sq <= s->oracle.max_seeds) {
+                if (s->oracle.prefetch)
+                    s->oracle.prefetch(s->oracle.ctx, &ch->q);
+                oc[no++] = (uint8_t)i;
+                continue;
+            }
+            int hic = sq * scale + s->tb;
+            if (ch->c0 + hic > alpha) {
+                if (ch->c0 - hic >= beta)
+                    return ch->c0 - hic;
+                ch->key = (ms[i] == ttmove ? 1 << 20 : 0) + (same ? 1 << 12 : 0) + ch->c0 * 16 + i;
+                ch->h = pos_hash(&ch->q);
+                if (!g->cycles)
+                    tt_prefetch(&s->tt, ch->h);
+                ord[nc++] = (uint8_t)i;
+                continue;
+            }
+            v = ch->c0 + hic; /* an upper bound, at most alpha */
         }
         if (v > best) {
             best = v;
@@ -292,12 +302,13 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
                 return v;
         }
     }
-    for (int i = 0; i < no; i++) {
+    for (int k = 0; k < no; k++) {
+        const child *ch = &c[oc[k]];
         w->oprobes++;
-        int v = oc[i].c0 + oc[i].sign * s->oracle.probe(s->oracle.ctx, &oc[i].q);
+        int v = ch->c0 + ch->sign * s->oracle.probe(s->oracle.ctx, &ch->q);
         if (v > best) {
             best = v;
-            bestmove = oc[i].mv;
+            bestmove = ch->mv;
             if (v >= beta)
                 return v;
         }
@@ -312,12 +323,11 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
     if (g->cycles)
         chist = hist ^ h;
     if (S >= s->etc_min && depth == TT_DRAFT_EXACT) {
-        for (int i = 0; i < nc; i++) {
-            const child *ch = &c[i];
+        for (int k = 0; k < nc; k++) {
+            const child *ch = &c[ord[k]];
             uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
             tt_data cd;
-            if (tt_probe(&s->tt, ch->h ^ (hc * HIST_MIX), &cd) &&
-                cd.draft >= cdepth) {
+            if (tt_probe(&s->tt, ch->h ^ (hc * HIST_MIX), &cd) && cd.draft >= cdepth) {
                 int v = ch->sign > 0 ? ch->c0 + cd.lower : ch->c0 - cd.upper;
                 if (v >= beta) {
                     tt_store(&s->tt, key, v, hi, ch->mv, depth, 1);
@@ -328,24 +338,25 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
     }
 
     /* Order: the table's move, extra turns, then by what the move banks
-     * (captures), then the pit nearest the store. Insertion sort: n <= 18. */
+     * (captures), then the pit nearest the store. Insertion sort of the
+     * indices: n <= 18. */
     for (int i = 1; i < nc; i++) {
-        child t = c[i];
-        int j = i;
-        while (j > 0 && c[j - 1].key < t.key) {
-            c[j] = c[j - 1];
+        uint8_t t = ord[i];
+        int kt = c[t].key, j = i;
+        while (j > 0 && c[ord[j - 1]].key < kt) {
+            ord[j] = ord[j - 1];
             j--;
         }
-        c[j] = t;
+        ord[j] = t;
     }
     /* Lazy SMP: helpers take the moves near the root in another order, so
      * that the threads fill the table with different subtrees. */
     if (w->id > 0 && w->ply - w->root_ply < 6 && nc > 2) {
         int r = 1 + (int)(((key >> 7) + (uint64_t)w->id * 7) % (uint64_t)(nc - 1));
-        child t[SOW_MAX_MOVES];
-        memcpy(t, c, sizeof(child) * (size_t)nc);
+        uint8_t t[SOW_MAX_MOVES];
+        memcpy(t, ord, (size_t)nc);
         for (int i = 1; i < nc; i++)
-            c[i] = t[1 + (i - 1 + r) % (nc - 1)];
+            ord[i] = t[1 + (i - 1 + r) % (nc - 1)];
     }
 
     if (w->ply >= MAX_PLY) {
@@ -360,14 +371,16 @@ static int node(worker *w, const sow_pos *p, uint64_t h, uint64_t hist, int alph
         w->plevel[w->ply] = level;
     }
     w->ply++;
-    for (int i = 0; i < nc; i++) {
-        const child *ch = &c[i];
+    for (int k = 0; k < nc; k++) {
+        const child *ch = &c[ord[k]];
         uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
         int v;
         if (ch->sign > 0)
-            v = ch->c0 + node(w, &ch->q, ch->h, hc, alpha - ch->c0, beta - ch->c0, cdepth);
+            v = ch->c0 + node(w, &ch->q, ch->seeds, ch->h, hc, alpha - ch->c0, beta - ch->c0,
+                              cdepth);
         else
-            v = ch->c0 - node(w, &ch->q, ch->h, hc, ch->c0 - beta, ch->c0 - alpha, cdepth);
+            v = ch->c0 - node(w, &ch->q, ch->seeds, ch->h, hc, ch->c0 - beta, ch->c0 - alpha,
+                              cdepth);
         if (w->abort) {
             w->ply--;
             return 0;
@@ -448,7 +461,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
     {
         worker *w = s->w[omp_get_thread_num()];
         worker_at(w, s->anc, s->nanc);
-        int v = node(w, x, pos_hash(x), hist, alpha, beta, depth);
+        int v = node(w, x, seeds_on_board(s->g, x), pos_hash(x), hist, alpha, beta, depth);
         if (!w->abort) {
 #pragma omp critical(sow_search_result)
             {
@@ -513,7 +526,7 @@ static int mtd_worker(sow_search *s, worker *w, const sow_pos *x, const sow_pos 
         if (atomic_load_explicit(&s->stop, memory_order_relaxed))
             return INF;
         worker_at(w, anc, nanc);
-        g = node(w, x, h, hist, beta - 1, beta, TT_DRAFT_EXACT);
+        g = node(w, x, seeds_on_board(s->g, x), h, hist, beta - 1, beta, TT_DRAFT_EXACT);
         if (w->abort)
             return INF;
         (*probes)++;
@@ -619,10 +632,10 @@ static int probe_split(sow_search *s, const sow_pos *x, int beta)
             worker_at(w, s->anc, s->nanc + 1);
             int v;
             if (ch->sign > 0)
-                v = ch->c0 + node(w, &ch->q, pos_hash(&ch->q), hc, alpha - ch->c0, beta - ch->c0,
+                v = ch->c0 + node(w, &ch->q, seeds_on_board(g, &ch->q), pos_hash(&ch->q), hc, alpha - ch->c0, beta - ch->c0,
                                   TT_DRAFT_EXACT);
             else
-                v = ch->c0 - node(w, &ch->q, pos_hash(&ch->q), hc, ch->c0 - beta, ch->c0 - alpha,
+                v = ch->c0 - node(w, &ch->q, seeds_on_board(g, &ch->q), pos_hash(&ch->q), hc, ch->c0 - beta, ch->c0 - alpha,
                                   TT_DRAFT_EXACT);
             if (!w->abort) {
                 res[i] = v;
