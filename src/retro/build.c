@@ -21,10 +21,10 @@
  *     idx(A)     = sum_{j<m-1} term[j][S_j(A)]          (the row's own rank)
  *     base(s, B) = term[m-1][s] + sum_{j<m-1} term[m+j][s + S_j(B)]
  *
- * and the rows of s seeds are listed once per build, grouped by their
- * potential. A task is (sA, Phi(A), one row B): all rows A of that group
- * against one B, so everything that depends on B alone is computed once per
- * task and everything that depends on A alone comes from the move table.
+ * and the rows of s seeds are listed once per level, grouped by their
+ * potential. A unit of work (run_task) is one potential group of rows A
+ * against one row B: what depends on B alone is looked up once per unit
+ * (rowset_level), what depends on A alone comes from the move table.
  *
  * Move table (the fast path of plain and capture landing, i.e. Kalah and
  * Chungkala). For a row A and a pit i, with c seeds, the successor's rows
@@ -33,8 +33,9 @@
  *   c <  m-i  SAME:  no seed stored; successor (B, A'), level k:
  *                    rank = idx(B) + base(sB, A')
  *             CAPT:  as SAME, but the last seed lands in an empty pit: a
- *                    capture if the opposite pit of B is not empty (or
- *                    `empty-capture`), handled by the general path
+ *                    capture if the opposite pit o of B is not empty (or
+ *                    `empty-capture`); successor (B - pit o, A' - pit r),
+ *                    rank = idx(B - pit o) + base(sB - b_o, A'')
  *   c == m-i  STORE: extra turn; successor (A', B), level k-1:
  *                    rank = idx(A') + base(sA-1, B)
  *   c <= 2m-i OVER:  t = c-(m-i) seeds into B; successor (B + 1^t, A'),
