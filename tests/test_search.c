@@ -176,7 +176,7 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
 
     if (su->oracle_seeds >= 0)
         oracle_for(g);
-    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo, NULL};
+    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo, NULL, NULL};
     sow_search_options opt = {
         .threads = su->threads,
         .tt_mb = su->tt_mb,
@@ -534,6 +534,11 @@ static void db_prefetch(const void *ctx, const sow_pos *p)
     sow_db_prefetch(ctx, p);
 }
 
+static const int8_t *db_entry(const void *ctx, const sow_pos *p)
+{
+    return sow_db_entry(ctx, p);
+}
+
 /* Solves the start of (game, m, n, variant) with a database up to K seeds
  * and `threads` threads; returns the value (margin). */
 static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, int threads,
@@ -545,7 +550,7 @@ static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, 
     char why[200];
     if (K > 0)
         assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, why, sizeof why), SOW_OK);
-    sow_oracle oracle = {K, db_probe, db, db_prefetch};
+    sow_oracle oracle = {K, db_probe, db, db_prefetch, db_entry};
     sow_search_options opt = {.threads = threads, .tt_mb = 64, .oracle = db ? &oracle : NULL,
                               .value_only = true, .pv_max = 16};
     sow_search *s;
@@ -574,9 +579,13 @@ static void test_small_db(void **state)
         sow_db *db;
         char why[200];
         assert_int_equal(sow_db_open(&g, 8, NULL, NULL, &db, why, sizeof why), SOW_OK);
-        sow_oracle oracle = {8, db_probe, db, NULL};
-        for (int t = 1; t <= 2; t++) {
-            sow_search_options opt = {.threads = t, .tt_mb = 4, .oracle = &oracle, .pv_max = 8};
+        /* t = 1: children probed through probe, one thread; t = 2, 3:
+         * through entry (read where the oracle says), 1 and 2 threads. */
+        sow_oracle oracle = {8, db_probe, db, NULL, NULL};
+        sow_oracle by_entry = {8, db_probe, db, NULL, db_entry};
+        for (int t = 1; t <= 3; t++) {
+            sow_search_options opt = {.threads = t == 3 ? 2 : t, .tt_mb = 4,
+                                      .oracle = t == 1 ? &oracle : &by_entry, .pv_max = 8};
             sow_search *s;
             assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
             for (int k = 0; k <= boards[i].randoms; k++) {

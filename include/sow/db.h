@@ -88,6 +88,16 @@ static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
     __builtin_prefetch(&db->table[k][r]);
 }
 
+/* Where sow_db_probe(db, p) reads its entry (same precondition): lets a
+ * caller prefetch it and read it later without ranking p twice. */
+static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
+{
+    unsigned k;
+    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
+    assert((int)k <= db->max_seeds);
+    return &db->table[k][r];
+}
+
 /* Bytes the tables of a database up to max_seeds take (in memory, and the
  * payload of its files); SIZE_MAX if that does not fit. */
 size_t sow_db_bytes(const sow_game *g, int max_seeds);

@@ -112,6 +112,11 @@ static void db_prefetch(const void *ctx, const sow_pos *p)
     sow_db_prefetch(ctx, p);
 }
 
+static const int8_t *db_entry(const void *ctx, const sow_pos *p)
+{
+    return sow_db_entry(ctx, p);
+}
+
 /* The default database size: every seed count up to K, K no more than the
  * seeds on the board (beyond, nothing is probed), the entry encoding's
  * limit, the byte budget, and the build time that pays off. 0: none. */
@@ -305,7 +310,7 @@ int cmd_solve(int argc, char **argv)
             db_bytes = sow_db_bytes(g, K);
             if (!quiet && ps.tty)
                 fputc('\n', stderr);
-            sow_oracle oracle = {K, db_probe, db, db_prefetch};
+            sow_oracle oracle = {K, db_probe, db, db_prefetch, db_entry};
             sow_search_set_oracle(s, &oracle);
         }
         double c0 = cpu_seconds();

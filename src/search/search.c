@@ -253,6 +253,7 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
     /* ord[0..nc): the children to search; oc[0..no): those the oracle
      * knows (indices into c). */
     uint8_t ord[SOW_MAX_MOVES], oc[SOW_MAX_MOVES];
+    const int8_t *oe[SOW_MAX_MOVES]; /* their oracle entries (oracle.entry) */
     int nc = 0, no = 0;
     int best = -INF;
     sow_move bestmove = TT_NO_MOVE;
@@ -277,8 +278,12 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
             int sq = seeds_on_board(g, &ch->q);
             ch->seeds = sq;
             if (s->use_oracle && sq <= s->oracle.max_seeds) {
-                if (s->oracle.prefetch)
+                if (s->oracle.entry) {
+                    oe[no] = s->oracle.entry(s->oracle.ctx, &ch->q);
+                    __builtin_prefetch(oe[no]);
+                } else if (s->oracle.prefetch) {
                     s->oracle.prefetch(s->oracle.ctx, &ch->q);
+                }
                 oc[no++] = (uint8_t)i;
                 continue;
             }
@@ -305,7 +310,8 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
     for (int k = 0; k < no; k++) {
         const child *ch = &c[oc[k]];
         w->oprobes++;
-        int v = ch->c0 + ch->sign * s->oracle.probe(s->oracle.ctx, &ch->q);
+        int f = s->oracle.entry ? *oe[k] : s->oracle.probe(s->oracle.ctx, &ch->q);
+        int v = ch->c0 + ch->sign * f;
         if (v > best) {
             best = v;
             bestmove = ch->mv;
