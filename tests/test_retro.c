@@ -214,6 +214,33 @@ static void test_threads_identical(void **state)
     }
 }
 
+/* The same, with every level shared by 2 threads however small (the
+ * default leaves levels with few positions per potential to one thread,
+ * which would leave the parallel path untested at these sizes). */
+static void test_threads_every_level(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        sow_game g;
+        int m = 4, K = 10;
+        game_of(&cfgs[i], m, &g);
+        sow_db *db;
+        assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, NULL, 0), SOW_OK);
+        for (int k = 0; k <= K; k++) {
+            uint64_t n = sow_index_count(2 * m, k);
+            int8_t *t = malloc(n);
+            assert_non_null(t);
+            sow_retro_job job = {.g = &g, .ix = &db->ix, .k = k,
+                                 .tab = (const int8_t *const *)db->table, .out = t,
+                                 .threads = 2, .serial_below = 1};
+            assert_int_equal(sow_retro_build(&job), SOW_OK);
+            assert_memory_equal(t, db->table[k], n);
+            free(t);
+        }
+        sow_db_close(db);
+    }
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -248,6 +275,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_pie_same),
         cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_threads_every_level),
         cmocka_unit_test(test_bellman),
         cmocka_unit_test(test_against_reference),
     };

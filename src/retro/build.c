@@ -530,7 +530,7 @@ sow_err sow_retro_build(const sow_retro_job *job)
      * potential is done by one thread (on a busy machine a barrier can
      * cost a time slice). The result does not depend on it. */
     int npot = k * (m - 1) + 1;
-    if (n / (uint64_t)npot < 16384)
+    if (n / (uint64_t)npot < (job->serial_below ? job->serial_below : 16384))
         threads = 1;
 
     c.rs = calloc((size_t)k + 1, sizeof *c.rs);
