@@ -32,9 +32,10 @@ static const char usage[] =
     "\n" CLI_GAME_HELP
     "  --threads T         search threads (default 1)\n"
     "  --memory MB         budget for database + table (default 2048)\n"
-    "  --tt-mb MB          transposition table (default: 4 MB up to 24 seeds on\n"
-    "                      the board above the database's, doubling with each\n"
-    "                      seed more; at most a quarter of --memory and 1024)\n"
+    "  --tt-mb MB          transposition table (default: 4 MB, 16 MB without\n"
+    "                      --value-only, up to 24 seeds on the board above the\n"
+    "                      database's, doubling with each seed more; at most a\n"
+    "                      quarter of --memory and 1024)\n"
     "  --db DIR            load the database files of DIR, build and save the\n"
     "                      missing ones (default: build in memory, save nothing)\n"
     "  --db-seeds K        database up to K seeds on the board (default: the\n"
@@ -47,10 +48,16 @@ static const char usage[] =
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
-/* Largest database built by default, in positions: about 10-20 s of one core
- * at the measured ~4-8 M positions/s (results/db-build.md); beyond that the
- * build costs more than it saves on the boards the defaults target. */
-#define DB_PAYOFF_POSITIONS 9e7
+/* The default database size comes from a cost model fitted on Kalah(6,4)
+ * (doc/search.md): building costs about 1e7 positions per second and
+ * thread (the potential-order builder, results/db-build.md), and the value
+ * search about 1.3 s * 1.5^(excess - 24), the excess being the board's
+ * seeds above the database's; every move's value costs about 4 times the
+ * value alone. */
+#define DB_BUILD_RATE 1e7
+#define SEARCH_SECONDS_AT_24 1.3
+#define SEARCH_GROWTH 1.5
+#define ALL_MOVES_FACTOR 4.0
 
 /* Without --db or --db-seeds, a search without database runs this long
  * first; most small boards are solved by then. */
@@ -118,30 +125,33 @@ static const int8_t *db_entry(const void *ctx, const sow_pos *p)
 }
 
 /* The default database size: every seed count up to K, K no more than the
- * seeds on the board (beyond, nothing is probed), the entry encoding's
- * limit, the byte budget, and the build time that pays off. 0: none. */
-static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget)
+ * entry encoding's limit and the byte budget, the K that minimises the
+ * modelled build plus search time (see DB_BUILD_RATE). 0: none. Only
+ * boards that outlast the 2 s trial get here. */
+static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget, int threads,
+                            bool value_only)
 {
-    /* Only boards that outlast the 2 s trial get here. A search from b
-     * seeds reaches positions of b - 24 seeds within seconds; deeper cuts
-     * mostly answer what search alone resolves as fast. But boards with
-     * long games and few captures (Chungkala 6x2: 24 seeds, 48M nodes)
-     * still gain from a small database: at least min(b / 2, 12) seeds,
-     * which builds in about a second. */
-    int want = board_seeds - 24;
-    int small = board_seeds / 2 < 12 ? board_seeds / 2 : 12;
-    if (want < small)
-        want = small;
+    double factor = value_only ? 1.0 : ALL_MOVES_FACTOR;
     int kmax = sow_retro_max_seeds(g);
-    if (kmax > want)
-        kmax = want;
+    if (kmax > board_seeds)
+        kmax = board_seeds;
+    /* Boards with long games and few captures (Chungkala 6x2: 24 seeds,
+     * 48 M nodes) gain from a small database more than the model says: at
+     * least min(b / 2, 12) seeds, which builds in about a second. */
+    int small = board_seeds / 2 < 12 ? board_seeds / 2 : 12;
     int best = 0;
+    double best_cost = factor * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board_seeds - 24);
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
         /* One byte per position, so bytes also count positions. */
-        if (bytes == SIZE_MAX || bytes > budget || (double)bytes > DB_PAYOFF_POSITIONS)
+        if (bytes == SIZE_MAX || bytes > budget)
             break;
-        best = k;
+        double cost = (double)bytes / (DB_BUILD_RATE * threads) +
+                      factor * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board_seeds - k - 24);
+        if (cost < best_cost || k <= small) {
+            best_cost = cost;
+            best = k;
+        }
     }
     return best;
 }
@@ -210,8 +220,11 @@ int cmd_solve(int argc, char **argv)
         /* A table in proportion to the search: what matters is the seeds
          * above the database's reach (the database the run will have, as
          * chosen below: --db-seeds or the default for the budget), the
-         * "excess". 4 MB up to an excess of 24, doubling with each seed
-         * more, at most a quarter of the budget and 1 GB. A table bigger
+         * "excess". 4 MB up to an excess of 24 (16 MB for every move's
+         * value: its many searches share more; Chungkala 6x2 with a
+         * 12-seed db, 1 thread: 4 MB 2.2 s, 16 MB 1.6 s, 64 MB 1.3 s),
+         * doubling with each seed more, at most a quarter of the budget
+         * and 1 GB. A table bigger
          * than the search needs is slower, not only for its page faults:
          * its probes miss the caches. Measured on Kalah(6,4), value only,
          * one thread: 24-seed db, 4 MB 1.29 s, 256 MB 2.59 s; 18-seed db,
@@ -223,8 +236,9 @@ int cmd_solve(int argc, char **argv)
         int K = 0;
         if (!nodb && sow_retro_supported(&cg.g) == SOW_OK)
             K = dbseeds ? (int)cli_int("--db-seeds", dbseeds, 0, sow_retro_max_seeds(&cg.g))
-                        : default_db_seeds(&cg.g, seeds, (size_t)mb * 1024 * 1024 * 3 / 4);
-        tt = 4;
+                        : default_db_seeds(&cg.g, seeds, (size_t)mb * 1024 * 1024 * 3 / 4, T,
+                                           value_only);
+        tt = value_only ? 4 : 16;
         for (int k = 24; k < seeds - K && tt < 1024; k++)
             tt *= 2;
         if (tt > mb / 4)
@@ -294,7 +308,7 @@ int cmd_solve(int argc, char **argv)
                          "minus the %ld MB table",
                          K, need == SIZE_MAX ? INFINITY : (double)need / 1048576.0, mb, tt);
         } else {
-            K = default_db_seeds(g, board, budget);
+            K = default_db_seeds(g, board, budget, T, value_only);
         }
         if (K > 0) {
             if (!quiet && ps.tty)
