@@ -22,11 +22,17 @@ SOW="$BUILD/src/cli/sow"
 
 # Boards that take from a fraction of a second to about half a minute on
 # one thread. The database is fixed (--db-seeds) so only the search varies.
+# The first is a root value alone (MTD(f) probes split at the root); the
+# others solve every root move (one move per thread), the easier case.
 BOARDS=(
+  "kalah --pits 6 --seeds 4 --value-only --db-seeds 20"
   "kalah --pits 6 --seeds 3 --db-seeds 12"
   "kalah --pits 5 --seeds 4 --variant empty-capture --db-seeds 14"
   "chungkala --pits 5 --seeds 3 --db-seeds 12"
 )
+
+# The capacity check's board (a few seconds).
+CAP_BOARD="kalah --pits 6 --seeds 3 --db-seeds 12"
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -37,11 +43,11 @@ OUT=${OUT:-results/threads.md}
 # capacity = 2 * alone / pair is the number of cores' worth of throughput
 # there was, the ceiling of any 2-thread speed-up measured here.
 t0=$(date +%s.%N)
-$SOW solve ${BOARDS[0]} --quiet --json > /dev/null
+$SOW solve $CAP_BOARD --quiet --json > /dev/null
 alone=$(python3 -c "import time; print(f'{time.time() - $t0:.3f}')")
 t0=$(date +%s.%N)
-$SOW solve ${BOARDS[0]} --quiet --json > /dev/null &
-$SOW solve ${BOARDS[0]} --quiet --json > /dev/null
+$SOW solve $CAP_BOARD --quiet --json > /dev/null &
+$SOW solve $CAP_BOARD --quiet --json > /dev/null
 wait
 pair=$(python3 -c "import time; print(f'{time.time() - $t0:.3f}')")
 capacity=$(python3 -c "print(f'{2 * $alone / $pair:.2f}')")
@@ -84,7 +90,7 @@ mkdir -p "$(dirname "$OUT")"
   echo "do). Wall-clock on a machine shared with other jobs: a speed-up can only be"
   echo "as good as the idle cores the load left."
   echo
-  echo "Capacity check: \`sow solve ${BOARDS[0]}\` alone took ${alone} s (whole command,"
+  echo "Capacity check: \`sow solve ${CAP_BOARD}\` alone took ${alone} s (whole command,"
   echo "wall-clock); two copies started together took ${pair} s for both, so the"
   echo "machine gave about **${capacity} cores** of"
   echo "throughput during this run: the ceiling for any speed-up below."
