@@ -233,14 +233,18 @@ static void rowset_level(const sow_index *ix, int m, int k, int s, rowset *rs)
 
 /* One entry per (row, pit), a 64-bit word:
  *
- *   63      56 55     48 47  44 43  40 39                               0
- *  +----------+---------+------+------+----------------------------------+
- *  |    0     |   aux   |  t   | kind |  part: the A-part of the rank    |
- *  +----------+---------+------+------+----------------------------------+
+ *   63  60 59  56 55     48 47  44 43  40 39                             0
+ *  +------+------+---------+------+------+--------------------------------+
+ *  |  n   | pit  |   aux   |  t   | kind |  part: the A-part of the rank  |
+ *  +------+------+---------+------+------+--------------------------------+
  *
- * aux: for CAPT, the pit of B opposite the landing pit; t: for OVER, the
- * seeds sown into B. part < 2^40 (a level of up to 2^40 boards; the
- * largest level that fits the int8 limit and memory is far smaller). */
+ * Only the non-empty pits have an entry, packed at the front of the row's
+ * m slots (a third of the pits are empty at these seed counts, and each
+ * would cost a mispredicted branch); n, the number of entries, is in the
+ * first entry. pit: the pit the move sows from; aux: for CAPT, the pit of
+ * B opposite the landing pit; t: for OVER, the seeds sown into B.
+ * part < 2^40 (a level of up to 2^40 boards; the largest level that fits
+ * the int8 limit and memory is far smaller). */
 enum { K_NONE = 0, K_SAME, K_CAPT, K_STORE, K_OVER, K_GEN };
 #define PART_BITS 40
 #define PART_MASK ((1ull << PART_BITS) - 1)
@@ -251,6 +255,9 @@ static inline uint64_t mt_entry(uint64_t part, unsigned kind, unsigned t, unsign
     return part | (uint64_t)kind << 40 | (uint64_t)t << 44 | (uint64_t)aux << 48;
 }
 
+#define MT_PIT(x) ((int)((x) >> 56) & 0xf)
+#define MT_COUNT(x) ((int)((x) >> 60))
+
 /* The entries of the rows of rs (seed count sA) in level k. */
 static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const rowset *rs,
                     uint64_t *mt)
@@ -260,11 +267,13 @@ static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const
     bool fast = g->landing != SOW_LAND_RELAY && g->ring_has_store && g->ring_len == 2 * m + 1;
     for (uint32_t a = 0; a < rs->n; a++) {
         const uint8_t *A = rs->row[a];
+        uint64_t *row = mt + (size_t)a * (size_t)m;
+        int n = 0;
         for (int i = 0; i < m; i++) {
             unsigned c = A[i];
             uint64_t e;
             if (!c) {
-                e = mt_entry(0, K_NONE, 0, 0);
+                continue;
             } else if (!fast || (int)c > 2 * m - i) {
                 e = mt_entry(0, K_GEN, 0, 0);
             } else {
@@ -290,8 +299,11 @@ static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const
                                  : mt_entry(row_base(ix, m, sB + t, Ap), K_OVER, t, 0);
                 }
             }
-            mt[(size_t)a * (size_t)m + (size_t)i] = e;
+            row[n++] = e | (uint64_t)i << 56;
         }
+        for (int j = n; j < m; j++)
+            row[j] = mt_entry(0, K_NONE, 0, 0);
+        row[0] |= (uint64_t)n << 60;
     }
 }
 
@@ -457,30 +469,27 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
     for (uint32_t a = a0; a < a1; a++) {
         const uint64_t *e = mt + (size_t)a * (size_t)m;
         child *ch = bt->ch[bt->n];
-        int n = 0;
-        for (int i = 0; i < m; i++) {
-            uint64_t x = e[i];
+        int n = MT_COUNT(e[0]);
+        for (int j = 0; j < n; j++) {
+            uint64_t x = e[j];
             uint64_t part = x & PART_MASK;
             unsigned kind = (unsigned)(x >> 40) & 0xf;
             switch (kind) {
-            case K_NONE:
-                continue;
             case K_SAME:
-                ch[n] = (child){.ptr = same + part, .add = 0, .neg = 1};
+                ch[j] = (child){.ptr = same + part, .add = 0, .neg = 1};
                 break;
             case K_STORE:
-                ch[n] = (child){.ptr = low + part + baseB1, .add = (int16_t)c->scale, .neg = 0};
+                ch[j] = (child){.ptr = low + part + baseB1, .add = (int16_t)c->scale, .neg = 0};
                 break;
             case K_OVER:
-                ch[n] = (child){.ptr = low + idxBt[((x >> 44) & 0xf) - 1] + part,
+                ch[j] = (child){.ptr = low + idxBt[((x >> 44) & 0xf) - 1] + part,
                                 .add = (int16_t)-c->scale, .neg = 1};
                 break;
             default:
-                ch[n] = slow_child(c, RA->row[a], B, sA, i, x, idxBo, same);
+                ch[j] = slow_child(c, RA->row[a], B, sA, MT_PIT(x), x, idxBo, same);
                 break;
             }
-            __builtin_prefetch(ch[n].ptr);
-            n++;
+            __builtin_prefetch(ch[j].ptr);
         }
         bt->nch[bt->n] = n;
         bt->rank[bt->n] = RA->idx[a] + baseB;
