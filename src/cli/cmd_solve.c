@@ -49,12 +49,13 @@ static const char usage[] =
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
 /* The default database size comes from a cost model fitted on Kalah(6,4)
- * (doc/search.md): building costs about 1e7 positions per second and
- * thread (the potential-order builder, results/db-build.md), and the value
+ * (doc/search.md): building costs about 2.5e7 positions per second and
+ * thread (results/db-build.md: 25 M/s on one core to 24 seeds, 31 M/s to
+ * 20, and 1.9 times that on two), and the value
  * search about 1.3 s * 1.5^(excess - 24), the excess being the board's
  * seeds above the database's; every move's value costs about 4 times the
  * value alone. */
-#define DB_BUILD_RATE 1e7
+#define DB_BUILD_RATE 2.5e7
 #define SEARCH_SECONDS_AT_24 1.3
 #define SEARCH_GROWTH 1.5
 #define ALL_MOVES_FACTOR 4.0
