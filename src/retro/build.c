@@ -337,7 +337,6 @@ typedef struct child {
 
 static const int8_t zero_entry = 0;
 
-
 enum { BATCH = 32 };
 
 typedef struct batch {
