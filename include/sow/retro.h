@@ -127,7 +127,8 @@ void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c);
 /* ---- Building one seed count ---------------------------------------- */
 
 /* The future score (score units, rules.h) of a position is stored in one
- * signed byte; this value marks "not computed yet" during a build. */
+ * signed byte; this value is never a future (debug builds fill a level
+ * with it first and assert that no entry is read before it is written). */
 #define SOW_RETRO_UNSET INT8_MIN
 
 /* Largest seed count whose futures fit an int8 for game g: the future
