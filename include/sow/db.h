@@ -66,16 +66,23 @@ typedef struct sow_db {
 
 int sow_db_max_seeds(const sow_db *db);
 
-/* Future score (score units) for the player to move of p, whose pits hold at
- * most sow_db_max_seeds(db) seeds in total. Stores, flags and side to move
- * are ignored (the board is mover-relative). Precondition checked by assert
- * only. Thread-safe, non-allocating. */
-static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
+/* Where the entry of p lies, p's pits holding at most sow_db_max_seeds(db)
+ * seeds in total (precondition checked by assert only): lets a caller
+ * prefetch it and read it later without ranking p twice. */
+static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 {
     unsigned k;
     uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
     assert((int)k <= db->max_seeds);
-    return db->table[k][r];
+    return &db->table[k][r];
+}
+
+/* Future score (score units) for the player to move of p (same
+ * precondition). Stores, flags and side to move are ignored (the board is
+ * mover-relative). Thread-safe, non-allocating. */
+static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
+{
+    return *sow_db_entry(db, p);
 }
 
 /* Starts loading the entry sow_db_probe(db, p) will read (same
@@ -83,19 +90,7 @@ static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
  * probes. */
 static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
 {
-    unsigned k;
-    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
-    __builtin_prefetch(&db->table[k][r]);
-}
-
-/* Where sow_db_probe(db, p) reads its entry (same precondition): lets a
- * caller prefetch it and read it later without ranking p twice. */
-static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
-{
-    unsigned k;
-    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
-    assert((int)k <= db->max_seeds);
-    return &db->table[k][r];
+    __builtin_prefetch(sow_db_entry(db, p));
 }
 
 /* Bytes the tables of a database up to max_seeds take (in memory, and the

@@ -168,10 +168,12 @@ static bool rowset_init(rowset *rs, int m, int s)
     rs->plus = malloc(n * (size_t)m * sizeof *rs->plus);
     rs->zero = malloc(n * (size_t)m * sizeof *rs->zero);
     uint8_t (*tmp)[ROW_BYTES] = calloc(n, sizeof *tmp);
+    int *pots = malloc(n * sizeof *pots);
     uint8_t c[SOW_IDX_MAX_PARTS] = {0};
     if (!rs->grp || !rs->row || !rs->idx || !rs->base0 || !rs->base1 || !rs->plus || !rs->zero ||
-        !tmp) {
+        !tmp || !pots) {
         free(tmp);
+        free(pots);
         rowset_free(rs);
         return false;
     }
@@ -182,6 +184,7 @@ static bool rowset_init(rowset *rs, int m, int s)
         for (int j = 0; j < m; j++)
             pot += j * c[j];
         memcpy(tmp[i], c, (size_t)m);
+        pots[i] = pot;
         rs->grp[pot + 1]++;
         if (i + 1 < n)
             sow_index_next(m, c);
@@ -191,20 +194,19 @@ static bool rowset_init(rowset *rs, int m, int s)
     uint32_t *fill = malloc(((size_t)rs->maxpot + 1) * sizeof *fill);
     if (!fill) {
         free(tmp);
+        free(pots);
         rowset_free(rs);
         return false;
     }
     memcpy(fill, rs->grp, ((size_t)rs->maxpot + 1) * sizeof *fill);
     for (uint64_t i = 0; i < n; i++) {
-        int pot = 0;
-        for (int j = 0; j < m; j++)
-            pot += j * tmp[i][j];
-        uint32_t at = fill[pot]++;
+        uint32_t at = fill[pots[i]]++;
         memcpy(rs->row[at], tmp[i], ROW_BYTES);
         rs->idx[at] = (uint32_t)i;
     }
     free(fill);
     free(tmp);
+    free(pots);
     return true;
 }
 
