@@ -3,14 +3,14 @@
  * Layers, bottom up:
  *   node()        fail-soft negamax alpha-beta on the future gain, one
  *                 thread, shared table; the only recursive part
- *   probe()       one search of a node by every thread (Lazy SMP): the first
+ *   probe()       one search of a node by every thread (ABDADA): the first
  *                 to finish gives the result and stops the others
- *   probe_split() one null-window search of a big node, its children split
- *                 among the threads
  *   mtd()         MTD(f): null-window probes until the bounds meet
- *   mtd_worker()  MTD(f) on one thread (root moves solved side by side)
+ *   mtd_worker()  MTD(f) on one thread (root moves solved side by side,
+ *                 idle threads joining the moves still running)
  *   solve()       root value, every root move's value, pie rule, PV
  */
+#include <limits.h>
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -51,11 +51,22 @@
 /* Probes of nodes with fewer seeds on the board run on one thread. */
 #define PARALLEL_MIN_SEEDS 16
 
+/* ABDADA's table of the nodes being searched (see node()): 2^BUSY_BITS
+ * slots of one key each, 64 KB, indexed by the key's high bits. */
+#define BUSY_BITS 13
+
+/* ABDADA marks and defers only nodes with at least this many seeds more
+ * than the oracle knows. Kalah(6,4), 20-seed database, 2 threads: 3 or 4
+ * do 10-15% more nodes than 6 (the deferrals near the leaves send threads
+ * to children that a cut-off would have spared); 6 and 8 are alike. */
+#define DEFER_EXCESS 6
+
 typedef struct worker {
     struct sow_search *s;
     const sow_game *g;
     int id;
     bool abort;
+    _Atomic int *tstop; /* the task's stop flag, if any (root moves phase) */
     uint64_t nodes, published;
     uint64_t probes, hits, stores, oprobes;
     int ply, root_ply;
@@ -82,6 +93,13 @@ struct sow_search {
     _Atomic int err;
     _Atomic uint64_t nodes;
     _Atomic int moves_done;   /* root moves solved, parallel moves phase */
+    /* ABDADA: keys of the nodes some thread is searching; nodes with at
+     * least defer_min seeds mark themselves there while a parallel search
+     * runs (abdada), and their younger brothers that another thread is
+     * searching are deferred. */
+    _Atomic uint64_t *busy;
+    int defer_min;
+    bool abdada;
     bool moves_parallel;
     /* probe() result: written once per probe under `omp critical`. */
     int result;
@@ -147,7 +165,8 @@ static void poll(worker *w)
     sow_search *s = w->s;
     atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
     w->published = w->nodes;
-    if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
+        (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
         w->abort = true;
     if (w->id == 0 && (w->nodes & (64 * POLL_NODES - 1)) == 0) {
         double t = now();
@@ -170,6 +189,32 @@ static bool repeats(const worker *w, const sow_pos *p, uint64_t h, int level)
         if (w->phash[d] == h && sow_pos_eq(&w->path[d], p))
             return true;
     return false;
+}
+
+/* ABDADA's busy table. Racy by design: a slot holds the key of a node a
+ * thread is searching, or 0; a thread marks by overwriting and unmarks only
+ * if the slot still holds its key. A lost mark or a stale one only changes
+ * which thread searches what, never a result. */
+static inline _Atomic uint64_t *busy_slot(const sow_search *s, uint64_t key)
+{
+    return &s->busy[key >> (64 - BUSY_BITS)];
+}
+
+static inline void busy_mark(sow_search *s, uint64_t key)
+{
+    atomic_store_explicit(busy_slot(s, key), key, memory_order_relaxed);
+}
+
+static inline void busy_unmark(sow_search *s, uint64_t key)
+{
+    _Atomic uint64_t *b = busy_slot(s, key);
+    if (atomic_load_explicit(b, memory_order_relaxed) == key)
+        atomic_store_explicit(b, 0, memory_order_relaxed);
+}
+
+static inline bool busy_is(const sow_search *s, uint64_t key)
+{
+    return atomic_load_explicit(busy_slot(s, key), memory_order_relaxed) == key;
 }
 
 typedef struct child {
@@ -355,16 +400,6 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
         }
         ord[j] = t;
     }
-    /* Lazy SMP: helpers take the moves near the root in another order, so
-     * that the threads fill the table with different subtrees. */
-    if (w->id > 0 && w->ply - w->root_ply < 6 && nc > 2) {
-        int r = 1 + (int)(((key >> 7) + (uint64_t)w->id * 7) % (uint64_t)(nc - 1));
-        uint8_t t[SOW_MAX_MOVES];
-        memcpy(t, ord, (size_t)nc);
-        for (int i = 1; i < nc; i++)
-            ord[i] = t[1 + (i - 1 + r) % (nc - 1)];
-    }
-
     if (w->ply >= MAX_PLY) {
         atomic_store(&s->err, SOW_E_LIMIT);
         atomic_store(&s->stop, 1);
@@ -376,32 +411,56 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
         w->phash[w->ply] = h;
         w->plevel[w->ply] = level;
     }
+    /* ABDADA (Weill 1996): every thread searches the same tree; the first
+     * child is searched by all, but a younger brother that another thread
+     * is searching now is put off to a second pass, by when its bounds are
+     * usually in the table. The threads so spread over the children of the
+     * nodes that must search them all. */
+    bool par = s->abdada && S >= s->defer_min;
+    uint8_t deferred[SOW_MAX_MOVES];
+    int nd = 0;
+    if (par)
+        busy_mark(s, key);
     w->ply++;
-    for (int k = 0; k < nc; k++) {
-        const child *ch = &c[ord[k]];
-        uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
-        int v;
-        if (ch->sign > 0)
-            v = ch->c0 + node(w, &ch->q, ch->seeds, ch->h, hc, alpha - ch->c0, beta - ch->c0,
-                              cdepth);
-        else
-            v = ch->c0 - node(w, &ch->q, ch->seeds, ch->h, hc, ch->c0 - beta, ch->c0 - alpha,
-                              cdepth);
-        if (w->abort) {
-            w->ply--;
-            return 0;
-        }
-        if (v > best) {
-            best = v;
-            bestmove = ch->mv;
-            if (v > alpha) {
-                alpha = v;
-                if (v >= beta)
-                    break;
+    for (int pass = 0; pass < 2; pass++) {
+        int cnt = pass ? nd : nc;
+        for (int k = 0; k < cnt; k++) {
+            int ci = pass ? deferred[k] : ord[k];
+            const child *ch = &c[ci];
+            uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
+            if (par && pass == 0 && k > 0 && ch->seeds >= s->defer_min &&
+                busy_is(s, ch->h ^ (hc * HIST_MIX))) {
+                deferred[nd++] = (uint8_t)ci;
+                continue;
+            }
+            int v;
+            if (ch->sign > 0)
+                v = ch->c0 + node(w, &ch->q, ch->seeds, ch->h, hc, alpha - ch->c0,
+                                  beta - ch->c0, cdepth);
+            else
+                v = ch->c0 - node(w, &ch->q, ch->seeds, ch->h, hc, ch->c0 - beta,
+                                  ch->c0 - alpha, cdepth);
+            if (w->abort) {
+                w->ply--;
+                if (par)
+                    busy_unmark(s, key);
+                return 0;
+            }
+            if (v > best) {
+                best = v;
+                bestmove = ch->mv;
+                if (v > alpha) {
+                    alpha = v;
+                    if (v >= beta)
+                        goto searched;
+                }
             }
         }
     }
+searched:
     w->ply--;
+    if (par)
+        busy_unmark(s, key);
 
     /* Fail-soft: best >= beta is a lower bound, best <= the window's lower
      * end an upper bound, anything between is exact. */
@@ -451,9 +510,10 @@ static void worker_at(worker *w, const sow_pos *anc, int nanc)
 }
 
 /* Searches x (not finished), with s->anc[0..nanc) as its path, on every
- * thread. Helpers only fill the table; whichever thread completes first
- * gives the result (all would give a sound fail-soft result for the same
- * window) and stops the rest. Returns INF on error (s->err). */
+ * thread: each runs the whole search, ABDADA's deferrals (node()) spread
+ * them over the tree, and whichever completes first gives the result (all
+ * would give a sound fail-soft result for the same window) and stops the
+ * rest. Returns INF on error (s->err). */
 static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth)
 {
     uint64_t hist = anc_hist(s, x);
@@ -463,6 +523,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
     /* Small searches run on one thread: waking the team costs more than
      * they take. */
     int threads = seeds_on_board(s->g, x) >= PARALLEL_MIN_SEEDS ? s->opt.threads : 1;
+    s->abdada = threads > 1;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         worker *w = s->w[omp_get_thread_num()];
@@ -481,6 +542,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
         atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
         w->published = w->nodes;
     }
+    s->abdada = false;
     if (atomic_load(&s->err) || !s->have_result)
         return INF;
     return s->result;
@@ -529,7 +591,8 @@ static int mtd_worker(sow_search *s, worker *w, const sow_pos *x, const sow_pos 
     uint64_t h = pos_hash(x), hist = hist_at(s, anc, nanc, x);
     while (lo < hi) {
         int beta = g <= lo ? lo + 1 : g;
-        if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+        if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
+            (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
             return INF;
         worker_at(w, anc, nanc);
         g = node(w, x, seeds_on_board(s->g, x), h, hist, beta - 1, beta, TT_DRAFT_EXACT);
@@ -559,123 +622,6 @@ static void make_child(const sow_game *g, const sow_pos *p, sow_move mv, rchild 
     c->c0 = ((same ? dq : -dq) - store_diff(p)) * g->score_scale;
 }
 
-/* A null-window exact search of x (not known) with its children split
- * among the threads: each thread takes the next child (table move first)
- * and searches it alone; a child that reaches beta stops the others. When
- * x fails low every child must be refuted, and the children are
- * independent work: that is where Lazy SMP's duplicated effort is lost.
- * Returns INF on error. */
-static int probe_split(sow_search *s, const sow_pos *x, int beta)
-{
-    const sow_game *g = s->g;
-    int alpha = beta - 1;
-    int S = seeds_on_board(g, x);
-    int hi = S * g->score_scale + s->tb, lo = -hi;
-    if (hi <= alpha)
-        return hi;
-    if (lo >= beta)
-        return lo;
-    uint64_t h = pos_hash(x), hist = anc_hist(s, x);
-    uint64_t key = h ^ (hist * HIST_MIX);
-    tt_data d;
-    sow_move ttmove = TT_NO_MOVE;
-    if (tt_probe(&s->tt, key, &d)) {
-        ttmove = d.move;
-        if (d.draft == TT_DRAFT_EXACT && d.lower >= beta)
-            return d.lower;
-        if (d.draft == TT_DRAFT_EXACT && d.upper <= alpha)
-            return d.upper;
-    }
-    sow_move ms[SOW_MAX_MOVES];
-    int n = sow_i_moves(g, x, ms);
-    rchild c[SOW_MAX_MOVES];
-    int order[SOW_MAX_MOVES], nc = 0;
-    int best = -INF;
-    sow_move bestmove = TT_NO_MOVE;
-    s->anc[s->nanc] = *x; /* the children's path: the ancestors, then x */
-    for (int k = 0; k < n; k++) {
-        make_child(g, x, ms[k], &c[k]);
-        int fk;
-        if (known_at(s, s->anc, s->nanc + 1, &c[k].q, &fk)) {
-            int v = c[k].c0 + c[k].sign * fk;
-            if (v > best) {
-                best = v;
-                bestmove = ms[k];
-            }
-        } else {
-            order[nc++] = k;
-        }
-    }
-    if (best >= beta) {
-        tt_store(&s->tt, key, best, hi, bestmove, TT_DRAFT_EXACT, 1);
-        return best;
-    }
-    /* Table move first, then the order node() uses. */
-    for (int i = 1; i < nc; i++)
-        for (int j = i; j > 0; j--) {
-            int a = order[j - 1], b = order[j];
-            int ka = (ms[a] == ttmove) * 4096 + (c[a].sign > 0) * 2048 + c[a].c0 * 8 + a;
-            int kb = (ms[b] == ttmove) * 4096 + (c[b].sign > 0) * 2048 + c[b].c0 * 8 + b;
-            if (ka >= kb)
-                break;
-            order[j - 1] = b;
-            order[j] = a;
-        }
-    int level = level_of(x);
-    int res[SOW_MAX_MOVES];
-    atomic_store(&s->stop, 0);
-    uint64_t nodes0 = atomic_load(&s->nodes);
-#pragma omp parallel num_threads(s->opt.threads)
-    {
-        worker *w = s->w[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 1)
-        for (int i = 0; i < nc; i++) {
-            const rchild *ch = &c[order[i]];
-            res[i] = INF;
-            if (atomic_load_explicit(&s->stop, memory_order_relaxed))
-                continue;
-            uint64_t hc = g->cycles && level_of(&ch->q) == level ? hist ^ h : 0;
-            worker_at(w, s->anc, s->nanc + 1);
-            int v;
-            if (ch->sign > 0)
-                v = ch->c0 + node(w, &ch->q, seeds_on_board(g, &ch->q), pos_hash(&ch->q), hc, alpha - ch->c0, beta - ch->c0,
-                                  TT_DRAFT_EXACT);
-            else
-                v = ch->c0 - node(w, &ch->q, seeds_on_board(g, &ch->q), pos_hash(&ch->q), hc, ch->c0 - beta, ch->c0 - alpha,
-                                  TT_DRAFT_EXACT);
-            if (!w->abort) {
-                res[i] = v;
-                if (v >= beta)
-                    atomic_store(&s->stop, 1); /* a cut-off: the rest is moot */
-            }
-        }
-        atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
-        w->published = w->nodes;
-    }
-    if (atomic_load(&s->err))
-        return INF;
-    bool complete = true;
-    for (int i = 0; i < nc; i++) {
-        if (res[i] == INF) {
-            complete = false;
-            continue;
-        }
-        if (res[i] > best) {
-            best = res[i];
-            bestmove = ms[order[i]];
-        }
-    }
-    /* Without a cut-off every child completed (nothing else stops them). */
-    if (!complete && best < beta)
-        return INF;
-    uint64_t work = atomic_load(&s->nodes) - nodes0;
-    if (best >= beta)
-        tt_store(&s->tt, key, best, hi, bestmove, TT_DRAFT_EXACT, work);
-    else
-        tt_store(&s->tt, key, lo, best, bestmove, TT_DRAFT_EXACT, work);
-    return best;
-}
-
 /* MTD(f): the exact future gain of x, from a first guess. The score
  * reported for progress is base + sign * future (the root mover's view).
  * Returns INF on error. */
@@ -697,10 +643,7 @@ static int mtd(sow_search *s, const sow_pos *x, int guess, int base, int sign, i
             s->pr.upper = base - lo;
             s->pr.test = base - beta + 1;
         }
-        if (s->opt.threads > 1 && seeds_on_board(s->g, x) >= PARALLEL_MIN_SEEDS)
-            g = probe_split(s, x, beta);
-        else
-            g = probe(s, x, beta - 1, beta, TT_DRAFT_EXACT);
+        g = probe(s, x, beta - 1, beta, TT_DRAFT_EXACT);
         if (g == INF)
             return INF;
         if (probes)
@@ -906,29 +849,67 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
         }
         sol->best = k;
     } else if (s->opt.threads > 1) {
-        /* Several threads: one root move per thread at a time, each an
-         * MTD(f) on its own worker over the shared table. The moves are
-         * independent, so this parallelises better than Lazy SMP. */
+        /* Several threads: each takes the next root move and solves it
+         * alone, an MTD(f) on its own worker over the shared table (the
+         * moves are independent work). A thread that finds no move left
+         * joins the unfinished move with the fewest joiners, running the
+         * same MTD(f) on it; ABDADA's busy table spreads the two over its
+         * tree, and the first to finish stops the others (tstop). */
         rchild c[SOW_MAX_MOVES];
         int fq[SOW_MAX_MOVES];
-        for (int k = 0; k < n; k++)
+        _Atomic int done[SOW_MAX_MOVES], tstop[SOW_MAX_MOVES], joined[SOW_MAX_MOVES];
+        _Atomic int next = 0;
+        for (int k = 0; k < n; k++) {
             make_child(g, p, sol->moves[k], &c[k]);
+            fq[k] = INF;
+            atomic_init(&done[k], 0);
+            atomic_init(&tstop[k], 0);
+            atomic_init(&joined[k], 0);
+        }
         atomic_store(&s->stop, 0);
         atomic_store(&s->moves_done, 0);
         s->moves_parallel = true;
+        s->abdada = true;
         s->pr.lower = s->pr.upper = s->pr.test = sol->score;
         int probes = 0;
 #pragma omp parallel num_threads(s->opt.threads) reduction(+ : probes)
         {
             worker *w = s->w[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 1)
-            for (int k = 0; k < n; k++) {
-                fq[k] = mtd_worker(s, w, &c[k].q, anc, 1, c[k].sign * (f - c[k].c0), &probes);
-                atomic_fetch_add(&s->moves_done, 1);
+            for (;;) {
+                int k = atomic_fetch_add(&next, 1);
+                if (k >= n) {
+                    /* Every move is taken: join one still running. */
+                    k = -1;
+                    int fewest = INT_MAX;
+                    for (int j = 0; j < n; j++) {
+                        int jj = atomic_load(&joined[j]);
+                        if (!atomic_load(&done[j]) && jj < fewest) {
+                            fewest = jj;
+                            k = j;
+                        }
+                    }
+                    if (k < 0)
+                        break;
+                    atomic_fetch_add(&joined[k], 1);
+                }
+                w->tstop = &tstop[k];
+                int v = mtd_worker(s, w, &c[k].q, anc, 1, c[k].sign * (f - c[k].c0), &probes);
+                w->tstop = NULL;
+                if (v != INF) {
+                    int zero = 0;
+                    if (atomic_compare_exchange_strong(&done[k], &zero, 1)) {
+                        fq[k] = v;
+                        atomic_fetch_add(&s->moves_done, 1);
+                    }
+                    atomic_store(&tstop[k], 1);
+                } else if (atomic_load(&s->stop)) {
+                    break; /* an error or the time limit */
+                }
             }
             atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
             w->published = w->nodes;
         }
+        s->abdada = false;
         s->moves_parallel = false;
         out->mtd_probes += probes;
         if (atomic_load(&s->err))
@@ -1052,6 +1033,15 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
 
 /* ---- life cycle ------------------------------------------------------------ */
 
+/* The node sizes from which the table's cut-offs and ABDADA pay, in seeds
+ * above the oracle's reach. */
+static void set_limits(sow_search *s)
+{
+    int base = s->use_oracle ? s->oracle.max_seeds : 0;
+    s->etc_min = base + 6;
+    s->defer_min = base + DEFER_EXCESS;
+}
+
 size_t sow_search_tt_bytes(size_t tt_mb)
 {
     return tt_mb * 1024 * 1024 / sizeof(tt_bucket) * sizeof(tt_bucket);
@@ -1078,7 +1068,6 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     }
     s->opt.oracle = NULL;
     s->tb = g->tiebreak ? 1 : 0;
-    s->etc_min = (s->use_oracle ? s->oracle.max_seeds : 0) + 6;
     s->pre_depth = PRE_DEPTH;
     size_t bytes = sow_search_tt_bytes(opt->tt_mb);
     s->tt.nb = bytes / sizeof(tt_bucket);
@@ -1096,7 +1085,9 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
         madvise(s->tt.b, s->map_len - huge, MADV_HUGEPAGE);
     }
     s->w = calloc((size_t)opt->threads, sizeof *s->w);
-    if (!s->map || !s->w) {
+    s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
+    set_limits(s);
+    if (!s->map || !s->w || !s->busy) {
         sow_search_free(s);
         return SOW_E_NOMEM;
     }
@@ -1119,7 +1110,7 @@ void sow_search_set_oracle(sow_search *s, const sow_oracle *oracle)
     s->use_oracle = oracle && !s->g->cycles;
     if (s->use_oracle)
         s->oracle = *oracle;
-    s->etc_min = (s->use_oracle ? s->oracle.max_seeds : 0) + 6;
+    set_limits(s);
 }
 
 void sow_search_set_time_limit(sow_search *s, double seconds)
@@ -1143,6 +1134,7 @@ void sow_search_free(sow_search *s)
         for (int i = 0; i < s->opt.threads; i++)
             free(s->w[i]);
     free(s->w);
+    free(s->busy);
     if (s->map)
         munmap(s->map, s->map_len);
     free(s);
