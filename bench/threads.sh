@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Compares thread counts of `sow solve` (Lazy SMP) on a few boards: the
-# median wall-clock of REPS runs per thread count, the speed-up over one
-# thread, and a check that every run gives the same value and move values.
+# Compares thread counts of `sow solve` (ABDADA, doc/search.md) on a few
+# boards: the median wall-clock of REPS runs per thread count (the counts
+# interleaved, so that a change of the machine's load hits them alike), the
+# speed-up over one thread, the median CPU seconds, and a check that every
+# run gives the same value and move values.
 #
 #   bench/threads.sh [BUILD_DIR] [REPS] [THREADS...]
 #   e.g. bench/threads.sh build 3 1 2
@@ -22,10 +24,13 @@ SOW="$BUILD/src/cli/sow"
 
 # Boards that take from a fraction of a second to about half a minute on
 # one thread. The database is fixed (--db-seeds) so only the search varies.
-# The first is a root value alone (MTD(f) probes split at the root); the
-# others solve every root move (one move per thread), the easier case.
+# The first two are a root value alone (every MTD(f) probe searched by all
+# threads); the others solve every root move (a move per thread, idle
+# threads joining the last ones), the easier case.
 BOARDS=(
   "kalah --pits 6 --seeds 4 --value-only --db-seeds 20"
+  "kalah --pits 6 --seeds 4 --value-only --db-seeds 24"
+  "kalah --pits 6 --seeds 4 --db-seeds 24"
   "kalah --pits 6 --seeds 3 --db-seeds 12"
   "kalah --pits 5 --seeds 4 --variant empty-capture --db-seeds 14"
   "chungkala --pits 5 --seeds 3 --db-seeds 12"
@@ -55,28 +60,33 @@ echo "capacity: one run ${alone} s, two at once ${pair} s (wall, whole command):
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 COMMIT="$(git rev-parse --short=12 HEAD)$(git diff --quiet -- src include || echo -dirty)"
 rows=()
-printf "%-62s %7s %10s %8s %8s %s\n" board threads median_s speedup nodes values
+printf "%-62s %7s %10s %8s %8s %10s %s\n" board threads median_s speedup cpu_s nodes values
 for b in "${BOARDS[@]}"; do
-  base=""
   ref=""
-  for t in "${THREADS[@]}"; do
-    times=()
-    for r in $(seq "$REPS"); do
+  declare -A T=() C=() N=()
+  for r in $(seq "$REPS"); do
+    for t in "${THREADS[@]}"; do
       out=$($SOW solve $b --threads "$t" --quiet --json)
       # Search time only (the database build is the same for every count).
-      s=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["seconds_search"])')
-      nodes=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["nodes"])')
+      read -r s c nodes < <(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["seconds_search"], d["cpu_search"], d["nodes"])')
       v=$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], [m["value"] for m in d["moves"]])')
       if [ -z "$ref" ]; then ref="$v"; elif [ "$ref" != "$v" ]; then
         echo "MISMATCH on '$b' with $t threads: $v vs $ref" >&2; exit 1; fi
-      times+=("$s")
+      T[$t]+="$s "
+      C[$t]+="$c "
+      N[$t]=$nodes
     done
-    med=$(printf "%s\n" "${times[@]}" | median)
+  done
+  base=""
+  for t in "${THREADS[@]}"; do
+    med=$(printf "%s\n" ${T[$t]} | median)
+    cpu=$(printf "%s\n" ${C[$t]} | median)
     [ -n "$base" ] || base=$med
     sp=$(python3 -c "print(f'{$base/$med:.2f}' if $med > 0 else '-')")
-    printf "%-62s %7d %10.3f %8s %8s %s\n" "$b" "$t" "$med" "$sp" "$nodes" "$ref"
-    rows+=("| \`sow solve $b\` | $t | $med | $sp | $nodes | $ref |")
+    printf "%-62s %7d %10.3f %8s %8.2f %10s %s\n" "$b" "$t" "$med" "$sp" "$cpu" "${N[$t]}" "$ref"
+    rows+=("| \`sow solve $b\` | $t | $med | $sp | $cpu | ${N[$t]} | $ref |")
   done
+  unset T C N
 done
 
 mkdir -p "$(dirname "$OUT")"
@@ -84,8 +94,9 @@ mkdir -p "$(dirname "$OUT")"
   echo "# Thread comparison of \`sow solve\`"
   echo
   echo "Written by \`bench/threads.sh\`; do not edit by hand. Median search seconds"
-  echo "(database build excluded) of $REPS runs per thread count; speed-up over the"
-  echo "first thread count; nodes of the last run; the value and every root move's"
+  echo "(database build excluded) of $REPS runs per thread count, the counts taken in"
+  echo "turn; speed-up over the first thread count; median CPU seconds of the"
+  echo "search (all threads); nodes of the last run; the value and every root move's"
   echo "value, which must not depend on the thread count (the script fails if they"
   echo "do). Wall-clock on a machine shared with other jobs: a speed-up can only be"
   echo "as good as the idle cores the load left."
@@ -95,8 +106,8 @@ mkdir -p "$(dirname "$OUT")"
   echo "machine gave about **${capacity} cores** of"
   echo "throughput during this run: the ceiling for any speed-up below."
   echo
-  echo "| command | threads | median s | speed-up | nodes | value, move values |"
-  echo "|---|--:|--:|--:|--:|---|"
+  echo "| command | threads | median s | speed-up | CPU s | nodes | value, move values |"
+  echo "|---|--:|--:|--:|--:|--:|---|"
   printf "%s\n" "${rows[@]}"
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"

@@ -478,15 +478,27 @@ static void test_irving_small(void **state)
         game_of(&g, SOW_KALAH, cases[i][0], cases[i][1], SOW_VAR_EMPTY_CAPTURE);
         sow_pos p;
         sow_game_start(&g, &p);
-        sow_search_options opt = {.threads = 1, .tt_mb = 16, .value_only = true};
-        sow_search *s;
-        assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
-        sow_search_result r;
-        assert_int_equal(sow_search_solve(s, &p, &r), SOW_OK);
-        if (r.sol.value != cases[i][2])
-            fail_msg("kalah(%d,%d) empty-capture: %d, published %+d", cases[i][0], cases[i][1],
-                     r.sol.value, cases[i][2]);
-        sow_search_free(s);
+        /* The value on 1 and 2 threads (2: ABDADA on every probe with at
+         * least 16 seeds), then every move's value on 1 and 2 threads (2:
+         * a move per thread, idle threads joining): the same scores. */
+        sow_search_result r1;
+        for (int t = 1; t <= 4; t++) {
+            sow_search_options opt = {.threads = t <= 2 ? t : t - 2, .tt_mb = 16,
+                                      .value_only = t <= 2};
+            sow_search *s;
+            assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+            sow_search_result r;
+            assert_int_equal(sow_search_solve(s, &p, &r), SOW_OK);
+            if (r.sol.value != cases[i][2])
+                fail_msg("kalah(%d,%d) empty-capture, %d threads: %d, published %+d",
+                         cases[i][0], cases[i][1], opt.threads, r.sol.value, cases[i][2]);
+            if (t == 3)
+                r1 = r;
+            if (t == 4)
+                for (int k = 0; k < r.sol.nmoves; k++)
+                    assert_int_equal(r.sol.move_scores[k], r1.sol.move_scores[k]);
+            sow_search_free(s);
+        }
     }
 }
 
