@@ -48,16 +48,24 @@ static const char usage[] =
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
-/* The default database size comes from a cost model fitted on Kalah(6,4)
- * (doc/search.md): building costs about 2.5e7 positions per second and
- * thread (results/db-build.md: 25 M/s on one core to 24 seeds, 31 M/s to
- * 20, and 1.9 times that on two), and the value
- * search about 1.3 s * 1.5^(excess - 24), the excess being the board's
- * seeds above the database's; every move's value costs about 4 times the
- * value alone. */
+/* The default database size comes from a cost model (doc/search.md):
+ * building costs about 2.5e7 positions per second and thread
+ * (results/db-build.md: 25 M/s on one core to 24 seeds, 31 M/s to 20, and
+ * 1.9 times that on two), and the value search on one thread about
+ * 1.3 s * 1.5^(excess - 24) * 1.16^(seeds - 48), the excess being the
+ * board's seeds above the database's. The first two factors are fitted on
+ * Kalah(6,4) (48 seeds) with databases of 18 to 30 seeds; the board factor
+ * on Kalah(6,5) (60 seeds: 91 s with a 30-seed database, where the excess
+ * alone predicts 15 s). Every move's value costs about 4 times the value
+ * alone. Each thread after the first adds 0.65 of one thread's search
+ * speed (2 threads: 1.6-1.7, results/threads.md; more threads could not
+ * be measured on this 2-core machine). */
 #define DB_BUILD_RATE 2.5e7
 #define SEARCH_SECONDS_AT_24 1.3
 #define SEARCH_GROWTH 1.5
+#define BOARD_GROWTH 1.16
+#define BOARD_REF_SEEDS 48
+#define THREAD_SEARCH_GAIN 0.65
 #define ALL_MOVES_FACTOR 4.0
 
 /* Without --db or --db-seeds, a search without database runs this long
@@ -141,6 +149,8 @@ static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget, i
      * least min(b / 2, 12) seeds, which builds in about a second. */
     int small = board_seeds / 2 < 12 ? board_seeds / 2 : 12;
     int best = 0;
+    factor *= pow(BOARD_GROWTH, board_seeds - BOARD_REF_SEEDS) /
+              (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
     double best_cost = factor * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board_seeds - 24);
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
