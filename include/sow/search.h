@@ -21,15 +21,15 @@
  * sow_ref_solve's (see sow/refsolve.h): both compute the value of the game
  * tree in which a repetition on the path ends the game as perpetual play.
  *
- * Threads (OpenMP). A null-window probe of a node with many seeds splits
- * the node's children among the threads (a child that reaches beta stops
- * the others; when the node fails low every child must be refuted anyway,
- * so nothing is wasted); smaller probes run Lazy SMP (every thread searches
- * the same node, helpers with a rotated move order near the root, the
- * first to finish gives the result). Root moves' exact values are solved
- * one per thread. Every completed null-window search is exact for its
- * window, whatever the shared table holds, so the value and every root
- * move's value are identical for any thread count (node counts differ).
+ * Threads (OpenMP), ABDADA: every thread searches the same probe over the
+ * shared table; a node far enough above the database marks itself busy
+ * while it searches, and a thread defers a younger brother that another is
+ * searching to a second pass; the first thread to finish gives the result.
+ * Root moves' exact values are solved one per thread, threads left idle
+ * joining the moves still running. Every completed null-window search is
+ * exact for its window, whatever the shared table holds, so the value and
+ * every root move's value are identical for any thread count (node counts
+ * differ).
  */
 #ifndef SOW_SEARCH_H
 #define SOW_SEARCH_H
