@@ -56,9 +56,9 @@
 #define BUSY_BITS 13
 
 /* ABDADA marks and defers only nodes with at least this many seeds more
- * than the oracle knows. Kalah(6,4), 20-seed database, 2 threads: 3 or 4
- * do 10-15% more nodes than 6 (the deferrals near the leaves send threads
- * to children that a cut-off would have spared); 6 and 8 are alike. */
+ * than the oracle knows. Kalah(6,4), value, 2 threads, 20- and 24-seed
+ * databases: 3, 4, 6 and 8 measure alike (within 3% of the nodes). Before
+ * cut nodes stopped deferring, 3 and 4 did 10-15% more nodes than 6. */
 #define DEFER_EXCESS 6
 
 typedef struct worker {
@@ -231,9 +231,12 @@ typedef struct child {
  * window (alpha, beta). `S`: the seeds on p's board. `hist`: XOR of the
  * hashes of the ancestors with the same stores (cycles only, else 0).
  * `depth`: TT_DRAFT_EXACT for an exact search, else the remaining plies (a
- * leaf scores 0: the stores). */
+ * leaf scores 0: the stores). `cut`: p is an expected cut node (Knuth and
+ * Moore's types, the root of a probe taken as an all node, the type
+ * flipping with the mover: an extra turn keeps the parent's window, so its
+ * child has the parent's type); only ABDADA reads it. */
 static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, int alpha,
-                int beta, int depth)
+                int beta, int depth, bool cut)
 {
     sow_search *s = w->s;
     const sow_game *g = w->g;
@@ -415,8 +418,12 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
      * child is searched by all, but a younger brother that another thread
      * is searching now is put off to a second pass, by when its bounds are
      * usually in the table. The threads so spread over the children of the
-     * nodes that must search them all. */
-    bool par = s->abdada && S >= s->defer_min;
+     * nodes that must search them all. Not at expected cut nodes, whose
+     * first child usually refutes them: there a deferral sends the thread
+     * to a child nobody needs (Kalah(6,4), value, 24-seed database, 2
+     * threads: 15% fewer nodes without them). */
+    bool par = s->abdada && S >= s->defer_min; /* marks itself busy */
+    bool defer = par && !cut;                  /* defers busy children */
     uint8_t deferred[SOW_MAX_MOVES];
     int nd = 0;
     if (par)
@@ -428,7 +435,7 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
             int ci = pass ? deferred[k] : ord[k];
             const child *ch = &c[ci];
             uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
-            if (par && pass == 0 && k > 0 && ch->seeds >= s->defer_min &&
+            if (defer && pass == 0 && k > 0 && ch->seeds >= s->defer_min &&
                 busy_is(s, ch->h ^ (hc * HIST_MIX))) {
                 deferred[nd++] = (uint8_t)ci;
                 continue;
@@ -436,10 +443,10 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
             int v;
             if (ch->sign > 0)
                 v = ch->c0 + node(w, &ch->q, ch->seeds, ch->h, hc, alpha - ch->c0,
-                                  beta - ch->c0, cdepth);
+                                  beta - ch->c0, cdepth, cut);
             else
                 v = ch->c0 - node(w, &ch->q, ch->seeds, ch->h, hc, ch->c0 - beta,
-                                  ch->c0 - alpha, cdepth);
+                                  ch->c0 - alpha, cdepth, !cut);
             if (w->abort) {
                 w->ply--;
                 if (par)
@@ -528,7 +535,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
     {
         worker *w = s->w[omp_get_thread_num()];
         worker_at(w, s->anc, s->nanc);
-        int v = node(w, x, seeds_on_board(s->g, x), pos_hash(x), hist, alpha, beta, depth);
+        int v = node(w, x, seeds_on_board(s->g, x), pos_hash(x), hist, alpha, beta, depth, false);
         if (!w->abort) {
 #pragma omp critical(sow_search_result)
             {
@@ -595,7 +602,7 @@ static int mtd_worker(sow_search *s, worker *w, const sow_pos *x, const sow_pos 
             (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
             return INF;
         worker_at(w, anc, nanc);
-        g = node(w, x, seeds_on_board(s->g, x), h, hist, beta - 1, beta, TT_DRAFT_EXACT);
+        g = node(w, x, seeds_on_board(s->g, x), h, hist, beta - 1, beta, TT_DRAFT_EXACT, false);
         if (w->abort)
             return INF;
         (*probes)++;
