@@ -61,6 +61,19 @@
  * cut nodes stopped deferring, 3 and 4 did 10-15% more nodes than 6. */
 #define DEFER_EXCESS 6
 
+/* At an expected cut node (see node()) the first child usually refutes
+ * the node, and a deferral sends the thread to a child nobody needs; one
+ * whose first three children failed is more likely an all node, or a root
+ * whose type was guessed wrong. Kalah(6,4), value, 2 threads, mean nodes
+ * of 8 runs (plain ABDADA: 3 and 5 runs; one thread: 30.6 M and 5.23 M):
+ *                       20-seed db   24-seed db
+ *   from the 2nd child (plain ABDADA)
+ *                          35.3 M      6.75 M
+ *   never                  35.8 M      5.71 M
+ *   from the 3rd child     34.2 M      6.31 M
+ *   from the 4th child     34.8 M      5.62 M */
+#define CUT_DEFER_FROM 3
+
 typedef struct worker {
     struct sow_search *s;
     const sow_game *g;
@@ -418,12 +431,11 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
      * child is searched by all, but a younger brother that another thread
      * is searching now is put off to a second pass, by when its bounds are
      * usually in the table. The threads so spread over the children of the
-     * nodes that must search them all. Not at expected cut nodes, whose
-     * first child usually refutes them: there a deferral sends the thread
-     * to a child nobody needs (Kalah(6,4), value, 24-seed database, 2
-     * threads: 15% fewer nodes without them). */
-    bool par = s->abdada && S >= s->defer_min; /* marks itself busy */
-    bool defer = par && !cut;                  /* defers busy children */
+     * nodes that must search them all. At expected cut nodes, whose first
+     * child usually refutes them, only from the fourth child on (see
+     * CUT_DEFER_FROM). */
+    bool par = s->abdada && S >= s->defer_min; /* marks itself busy, defers */
+    int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
     uint8_t deferred[SOW_MAX_MOVES];
     int nd = 0;
     if (par)
@@ -435,7 +447,7 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
             int ci = pass ? deferred[k] : ord[k];
             const child *ch = &c[ci];
             uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
-            if (defer && pass == 0 && k > 0 && ch->seeds >= s->defer_min &&
+            if (par && pass == 0 && k >= first && ch->seeds >= s->defer_min &&
                 busy_is(s, ch->h ^ (hc * HIST_MIX))) {
                 deferred[nd++] = (uint8_t)ci;
                 continue;
