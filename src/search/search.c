@@ -82,7 +82,7 @@ typedef struct worker {
     _Atomic int *tstop; /* the task's stop flag, if any (root moves phase) */
     uint64_t nodes, published;
     uint64_t probes, hits, stores, oprobes;
-    int ply, root_ply;
+    int ply;
     /* The search path: positions, their hashes and store sums (levels),
      * kept only for games with cycles. */
     sow_pos path[MAX_PLY];
@@ -519,7 +519,7 @@ static uint64_t anc_hist(const sow_search *s, const sow_pos *x)
 static void worker_at(worker *w, const sow_pos *anc, int nanc)
 {
     w->abort = false;
-    w->ply = w->root_ply = nanc;
+    w->ply = nanc;
     if (w->g->cycles)
         for (int d = 0; d < nanc; d++) {
             w->path[d] = anc[d];
