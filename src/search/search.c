@@ -57,8 +57,9 @@
 
 /* ABDADA marks and defers only nodes with at least this many seeds more
  * than the oracle knows. Kalah(6,4), value, 2 threads, 20- and 24-seed
- * databases: 3, 4, 6 and 8 measure alike (within 3% of the nodes). Before
- * cut nodes stopped deferring, 3 and 4 did 10-15% more nodes than 6. */
+ * databases: 3, 4, 6 and 8 measure alike (within 3% of the nodes). While
+ * cut nodes deferred like the others, 3 and 4 did 10-15% more nodes than
+ * 6. */
 #define DEFER_EXCESS 6
 
 /* At an expected cut node (see node()) the first child usually refutes
