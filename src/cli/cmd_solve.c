@@ -31,7 +31,8 @@ static const char usage[] =
     "chungkala, congkak) and OpenMP threads (doc/search.md).\n"
     "\n" CLI_GAME_HELP
     "  --threads T         search threads (default 1)\n"
-    "  --memory MB         budget for database + table (default 2048)\n"
+    "  --memory MB         budget for database + table (default 4096, or a\n"
+    "                      quarter of the machine's memory if less)\n"
     "  --tt-mb MB          transposition table (default: 4 MB, 16 MB without\n"
     "                      --value-only, up to 24 seeds on the board above the\n"
     "                      database's, doubling with each seed more; at most a\n"
@@ -167,6 +168,22 @@ static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget, i
     return best;
 }
 
+/* The default budget: 4 GB, or a quarter of the machine's memory if that
+ * is less (at least 256 MB). 4 GB is what Kalah(6,5) needs to solve in
+ * minutes (a 26-seed database, doc/search.md); with 2 GB (24 seeds) its
+ * value was not found in 10 minutes on 2 threads. */
+static long default_memory_mb(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    long mb = 4096;
+    if (pages > 0 && size > 0) {
+        long quarter = (long)((double)pages * (double)size / 4.0 / 1048576.0);
+        if (quarter < mb)
+            mb = quarter < 256 ? 256 : quarter;
+    }
+    return mb;
+}
+
 static int solve_reference(cli_game *cg, long mb)
 {
     sow_solution s;
@@ -216,7 +233,8 @@ int cmd_solve(int argc, char **argv)
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
-    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20) : (reference ? 4096 : 2048);
+    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20)
+                     : (reference ? 4096 : default_memory_mb());
     int T = threads ? (int)cli_int("--threads", threads, 1, 256) : 1;
     long tt = ttmb ? cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0; /* 0: by the board, below */
     if (nodb && (dbdir || dbseeds))
