@@ -538,6 +538,41 @@ static void test_depth(void **state)
     sow_search_free(s);
 }
 
+/* An interrupted solve (stop flag or time limit) says what it had proven:
+ * bounds that hold the true value, and a best move if it had one. */
+static void test_interrupt(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 4, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    static sow_search_result r, full;
+    for (int threads = 1; threads <= 2; threads++) {
+        volatile int stop = 1;
+        sow_search_options opt = {.threads = threads, .tt_mb = 8, .stop = &stop};
+        sow_search *s;
+        assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+        assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_INTERRUPTED);
+        assert_true(r.lower <= r.upper);
+        stop = 0;
+        sow_search_clear(s);
+        assert_int_equal(sow_search_solve(s, &p, &full), SOW_OK);
+        assert_int_equal(full.lower, full.sol.score);
+        assert_int_equal(full.upper, full.sol.score);
+        assert_true(r.lower <= full.sol.score && full.sol.score <= r.upper);
+        /* A time limit that cuts the root value's MTD(f) short. */
+        sow_search_clear(s);
+        sow_search_set_time_limit(s, 0.02);
+        sow_err e = sow_search_solve(s, &p, &r);
+        assert_true(e == SOW_OK || e == SOW_E_INTERRUPTED);
+        assert_true(r.lower <= full.sol.score && full.sol.score <= r.upper);
+        if (r.sol.best >= 0)
+            assert_true(r.sol.best < r.sol.nmoves);
+        sow_search_free(s);
+    }
+}
+
 /* ---- with the real endgame database as oracle ---------------------------- */
 
 static int db_probe(const void *ctx, const sow_pos *p)
@@ -734,6 +769,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_db_loaded_copies),
         cmocka_unit_test(test_irving_small),
         cmocka_unit_test(test_depth),
+        cmocka_unit_test(test_interrupt),
     };
     const struct CMUnitTest slow[] = {
         cmocka_unit_test(test_medium_vs_reference),

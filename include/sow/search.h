@@ -89,6 +89,9 @@ typedef struct sow_search_options {
     void *progress_ctx;
     double progress_every;   /* seconds between reports (<= 0: 1 s) */
     double time_limit;       /* > 0: give up after this many seconds (SOW_E_INTERRUPTED) */
+    /* If not NULL: once *stop is non-zero (e.g. set by a SIGINT handler),
+     * the search stops within about a millisecond with SOW_E_INTERRUPTED. */
+    const volatile int *stop;
 } sow_search_options;
 
 #define SOW_PV_MAX 512
@@ -103,6 +106,11 @@ typedef struct sow_search_result {
     uint64_t oracle_probes;
     double seconds;                   /* wall-clock, the whole call */
     double seconds_value;             /* wall-clock until the root value was known */
+    /* Proven bounds on the root score (score units, the mover's view),
+     * filled on every return: equal to sol.score once the value is known,
+     * and on SOW_E_INTERRUPTED what the search had proven when it stopped
+     * (sol.best is then the best move found so far, -1 if none). */
+    int lower, upper;
 } sow_search_result;
 
 /* A solver: a transposition table and its threads' state, for one game.
@@ -130,7 +138,8 @@ void sow_search_clear(sow_search *s);
  * value_only), a best move, a principal variation. SOW_E_POSITION if `p`
  * is not a position of the game, SOW_E_ARG for pie_opening when `p` is not
  * South-to-move in a pie game, SOW_E_LIMIT if a line is longer than the
- * search stack (1024 plies), SOW_E_INTERRUPTED past the time limit. Not
+ * search stack (1024 plies), SOW_E_INTERRUPTED past the time limit or on
+ * *options.stop (out->lower/upper and sol.best say what is known). Not
  * reentrant on one sow_search. */
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out);
 

@@ -124,6 +124,9 @@ struct sow_search {
     /* The ancestors of the node being probed (cycles only). */
     sow_pos *anc; /* room for SOW_PV_MAX + 2 */
     int nanc;
+    /* Proven bounds on the root score (score units), for an interrupted
+     * solve: narrowed by the root's MTD(f) probes. */
+    int root_lower, root_upper;
 };
 
 static double now(void)
@@ -179,6 +182,11 @@ static void poll(worker *w)
     sow_search *s = w->s;
     atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
     w->published = w->nodes;
+    if (s->opt.stop && *s->opt.stop) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&s->err, &zero, SOW_E_INTERRUPTED);
+        atomic_store(&s->stop, 1);
+    }
     if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
         (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
         w->abort = true;
@@ -645,7 +653,8 @@ static void make_child(const sow_game *g, const sow_pos *p, sow_move mv, rchild 
 /* MTD(f): the exact future gain of x, from a first guess. The score
  * reported for progress is base + sign * future (the root mover's view).
  * Returns INF on error. */
-static int mtd(sow_search *s, const sow_pos *x, int guess, int base, int sign, int *probes)
+static int mtd(sow_search *s, const sow_pos *x, int guess, int base, int sign, int *probes,
+               bool root)
 {
     int f;
     if (known(s, x, &f))
@@ -672,6 +681,10 @@ static int mtd(sow_search *s, const sow_pos *x, int guess, int base, int sign, i
             lo = g;
         else
             hi = g;
+        if (root) {
+            s->root_lower = base + lo;
+            s->root_upper = base + hi;
+        }
     }
     return lo;
 }
@@ -741,7 +754,7 @@ static int pie_turn(sow_search *s, const sow_pos *q, int *probes)
     if (sow_i_over(g, q) || sow_pos_to_move(q) != SOW_SOUTH) {
         int base = store_diff(q) * g->score_scale;
         s->nanc = 0;
-        int f = mtd(s, q, 0, base, 1, probes);
+        int f = mtd(s, q, 0, base, 1, probes, false);
         if (f == INF)
             return INF;
         int v = base + f;
@@ -846,10 +859,11 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
 
     /* The root value. */
     s->pr.phase = "value";
-    int f = mtd(s, p, guess, base, 1, &out->mtd_probes);
+    int f = mtd(s, p, guess, base, 1, &out->mtd_probes, true);
     if (f == INF)
         return (sow_err)atomic_load(&s->err);
     sol->score = base + f;
+    s->root_lower = s->root_upper = sol->score;
     out->seconds_value = now() - s->t0;
 
     /* Every root move's value, each an MTD(f) from the guess that it is a
@@ -947,7 +961,8 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
             s->pr.move = k;
             rchild c;
             make_child(g, p, sol->moves[k], &c);
-            int fq = mtd(s, &c.q, c.sign * (f - c.c0), base + c.c0, c.sign, &out->mtd_probes);
+            int fq = mtd(s, &c.q, c.sign * (f - c.c0), base + c.c0, c.sign, &out->mtd_probes,
+                         false);
             if (fq == INF)
                 return (sow_err)atomic_load(&s->err);
             sol->move_scores[k] = base + c.c0 + c.sign * fq;
@@ -1005,11 +1020,26 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
     reset_counters(s);
     s->t0 = s->last_report = now();
     memset(&s->pr, 0, sizeof s->pr);
+    int span = seeds_on_board(s->g, p) * s->g->score_scale + s->tb;
+    s->root_lower = store_diff(p) * s->g->score_scale - span;
+    s->root_upper = store_diff(p) * s->g->score_scale + span;
     sow_err e = solve(s, p, out);
     collect(s, out);
     if (e == SOW_OK) {
         out->sol.value = sow_score_margin(s->g, out->sol.score);
         out->sol.outcome = sow_outcome_of(out->sol.score);
+        out->lower = out->upper = out->sol.score;
+    } else {
+        out->lower = s->root_lower;
+        out->upper = s->root_upper;
+        if (out->sol.best < 0 && out->sol.nmoves > 0) {
+            /* The best move found so far: the table's move at the root. */
+            s->nanc = 0;
+            sow_move tm = tt_move(s, p);
+            for (int k = 0; k < out->sol.nmoves; k++)
+                if (out->sol.moves[k] == tm)
+                    out->sol.best = k;
+        }
     }
     out->seconds = now() - s->t0;
     return e;
