@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "search/tt.h"
+#include "tt.h"
 #include "sow/db.h"
 #include "sow/game.h"
 #include "sow/notation.h"

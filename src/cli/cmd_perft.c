@@ -1,7 +1,7 @@
 /* cmd_perft.c - `sow perft`: count the leaves of the move tree. */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const char usage[] =
     "usage: sow perft GAME [--pits M] [--seeds N] [--variant A,B]\n"

@@ -1,7 +1,7 @@
 /* cmd_play.c - `sow play`: replay a game record and show the position. */
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const char usage[] =
     "usage: sow play GAME [--pits M] [--seeds N] [--variant A,B]\n"

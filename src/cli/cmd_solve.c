@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "sow/db.h"
 #include "sow/refsolve.h"
 #include "sow/search.h"

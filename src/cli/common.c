@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 void cli_fail(const char *fmt, ...)
 {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db/file.h"
+#include "file.h"
 #include "sow/db.h"
 
 typedef struct sow_db_priv {

@@ -11,7 +11,7 @@
 
 #include <xxhash.h>
 
-#include "db/file.h"
+#include "file.h"
 
 /* Header, 64 bytes, every field little-endian:
  *

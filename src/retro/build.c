@@ -58,7 +58,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rules/rules_inline.h"
+#include "rules_inline.h"
 #include "sow/retro.h"
 
 /* scripts/sanitize runs TSan with clang and libomp, whose Archer tool

@@ -1,7 +1,7 @@
 /* rules.c - the public, checked entry points to the rules. */
 #include "sow/rules.h"
 
-#include "rules/rules_inline.h"
+#include "rules_inline.h"
 
 int sow_moves(const sow_game *g, const sow_pos *p, sow_move out[SOW_MAX_MOVES])
 {

@@ -4,7 +4,7 @@
 
 #include <xxhash.h>
 
-#include "rules/rules_inline.h"
+#include "rules_inline.h"
 #include "sow/refsolve.h"
 
 typedef struct entry {

@@ -21,8 +21,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "rules/rules_inline.h"
-#include "search/tt.h"
+#include "rules_inline.h"
+#include "tt.h"
 #include "sow/search.h"
 
 /* Longest search path. Each level of node() keeps its children on the stack
