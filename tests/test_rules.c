@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "naive_rules.h"
+#include "rules_internal.h"
 #include "sow/game.h"
 #include "sow/notation.h"
 #include "sow/rules.h"

@@ -48,8 +48,9 @@ typedef struct sow_db_options {
     const volatile int *stop;  /* if set while building: SOW_E_INTERRUPTED */
 } sow_db_options;
 
-/* The layout is public only so that sow_db_probe can be inline; treat it as
- * read-only and opaque otherwise.
+/* The layout is public so that sow_db_probe can be inline; treat it as
+ * read-only. A caller may read m, max_seeds (the largest seed count held)
+ * and score_scale; the rest is the probe's:
  *
  *   table[k]  the entries of the boards with exactly k seeds, indexed by
  *             sow_index_rank (retro.h); one int8 future score each
@@ -64,11 +65,9 @@ typedef struct sow_db {
     struct sow_db_priv *priv;
 } sow_db;
 
-int sow_db_max_seeds(const sow_db *db);
-
-/* Where the entry of p lies, p's pits holding at most sow_db_max_seeds(db)
- * seeds in total (precondition checked by assert only): lets a caller
- * prefetch it and read it later without ranking p twice. */
+/* Where the entry of p lies, p's pits holding at most db->max_seeds seeds
+ * in total (precondition checked by assert only): lets a caller prefetch it
+ * and read it later without ranking p twice. */
 static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 {
     unsigned k;

@@ -56,7 +56,6 @@ typedef enum sow_landing {
 typedef struct sow_game {
     sow_config cfg;
     int m;                 /* pits per side */
-    int total;             /* seeds on the board, 2mn */
     int ring_len;          /* holes a sowing cycles through */
     /* ceil(2^16 / ring_len): s / ring_len == (s * ring_recip) >> 16 exactly
      * for every s <= SOW_MAX_TOTAL (the error term s * (ring_recip *
@@ -64,7 +63,6 @@ typedef struct sow_game {
     uint32_t ring_recip;
     sow_landing landing;
     bool ring_has_store;   /* the mover's store is a hole of her ring */
-    bool origin_first;     /* toguz: the first stone goes back to the origin */
     bool capture_empty;    /* capture the lone seed opposite an empty pit */
     bool end_mover_only;   /* the game ends only when the MOVER's row is empty */
     bool sweep;            /* at the end each player takes her row's seeds */
@@ -78,7 +76,6 @@ typedef struct sow_game {
      * Holes 0..m-1 are own pits 1..m; then (store games) own store; then
      * the opponent's pits 1..m. */
     uint8_t ring_byte[SOW_MAX_RING];
-    int8_t byte_ring[32];  /* inverse of ring_byte, -1 if not in the ring */
     uint64_t row_mask[2];  /* own pits within w[0], w[1] (opp: w[2], w[3]) */
     uint64_t lap[4];       /* +1 in every hole of the ring */
     /* part[s][k]: +1 in ring holes s+1 .. s+k (mod ring_len), k < ring_len */
@@ -107,10 +104,8 @@ void sow_config_default(sow_game_id game, sow_config *out);
 int sow_pits_min(sow_game_id game);
 int sow_seeds_max(int pits);
 
-/* Checks ranges and variant applicability. */
-sow_err sow_config_check(const sow_config *c);
-
-/* Checks `c` and fills `g`. */
+/* Checks `c` (the ranges above, variant applicability: SOW_E_GAME,
+ * SOW_E_VARIANT, SOW_E_PITS, SOW_E_SEEDS) and fills `g`. */
 sow_err sow_game_init(sow_game *g, const sow_config *c);
 
 /* The start position: n seeds in every pit, empty stores, South to move. */

@@ -33,14 +33,12 @@ sow_err sow_pos_parse(const sow_game *g, const char *text, sow_pos *out,
 /* Writes the notation of `p` into buf (at least SOW_POS_TEXT_MAX bytes). */
 void sow_pos_format(const sow_game *g, const sow_pos *p, char *buf, size_t size);
 
-/* Parses one move ("7", "7x") for game g. Only syntax and the pit range are
- * checked here; legality is for sow_play. */
-sow_err sow_move_parse(const sow_game *g, const char *text, size_t len, sow_move *out);
-
 /* Writes a move ("7", "7x") into buf (at least 4 bytes). */
 void sow_move_format(sow_move mv, char *buf, size_t size);
 
 /* Parses a comma-separated move list into out[0..*n), at most cap moves.
+ * Each move is "7", or "7x" for a Toguz claim; only syntax and the pit
+ * range are checked here, legality is for sow_play.
  * An empty string is an empty list. On error, *n is the index of the bad
  * move and the result is SOW_E_MOVE (or SOW_E_LIMIT past cap). */
 sow_err sow_moves_parse(const sow_game *g, const char *text, sow_move *out,

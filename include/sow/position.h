@@ -20,7 +20,7 @@
  *   fl  bit 0: this half belongs to North. So half 0's bit says who moves.
  *
  * Every count is one byte, so the total number of seeds of a board is at
- * most 255 (checked by sow_config_check). Sowing adds to several bytes at
+ * most 255 (checked by sow_game_init). Sowing adds to several bytes at
  * once with 64-bit adds (SWAR); no byte can carry into the next because no
  * count can exceed the total. A tuzdik pit always holds 0: stones that fall
  * into it go straight to its owner's store.

@@ -18,11 +18,6 @@ typedef struct sow_db_priv {
     size_t own_len[SOW_DB_MAX_SEEDS + 1];
 } sow_db_priv;
 
-int sow_db_max_seeds(const sow_db *db)
-{
-    return db->max_seeds;
-}
-
 unsigned sow_db_variant(const sow_game *g)
 {
     return g->cfg.variant & ~(unsigned)SOW_VAR_PIE;

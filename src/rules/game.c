@@ -1,6 +1,7 @@
 /* game.c - names, ranges, variant flags, and the rule tables of a game. */
 #include <string.h>
 
+#include "rules_internal.h"
 #include "sow/game.h"
 
 static const char *const game_names[SOW_GAME_COUNT] = {
@@ -120,10 +121,8 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
     g->cfg = *c;
     int m = g->m = c->pits;
     unsigned v = c->variant;
-    g->total = 2 * m * c->seeds;
 
     g->ring_has_store = c->game != SOW_TOGUZ;
-    g->origin_first = c->game == SOW_TOGUZ;
     g->capture_empty = (v & SOW_VAR_EMPTY_CAPTURE) != 0;
     g->pie = (v & SOW_VAR_PIE) != 0;
     g->score_scale = 1;
@@ -164,11 +163,8 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
         g->ring_byte[L++] = (uint8_t)(SOW_HALF + i);
     g->ring_len = L;
     g->ring_recip = (uint32_t)((65536 + L - 1) / L);
-    memset(g->byte_ring, -1, sizeof g->byte_ring);
-    for (int r = 0; r < L; r++) {
-        g->byte_ring[g->ring_byte[r]] = (int8_t)r;
+    for (int r = 0; r < L; r++)
         add_byte(g->lap, g->ring_byte[r]);
-    }
     for (int i = 0; i < m; i++) {
         uint64_t rw[4] = {0};
         add_byte(rw, i);

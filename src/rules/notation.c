@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rules_internal.h"
 #include "sow/notation.h"
 
 static void say(char *why, size_t size, const char *msg)
