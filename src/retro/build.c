@@ -48,7 +48,7 @@
  * and its kind; a move costs two loads and an add. The general path makes
  * the move with the rules code (sow_i_make_as) and ranks the result.
  *
- * Memory. Successor entries are read in two phases over a batch of
+ * Batches. Successor entries are read in two phases over a batch of
  * positions: first every successor's address is computed and prefetched,
  * then the entries are read, so the misses of a batch overlap.
  */
@@ -96,14 +96,14 @@ sow_err sow_retro_supported(const sow_game *g)
 
 /* ---- Rows ---------------------------------------------------------------- */
 
-/* The rows of m pits with s seeds, sorted by potential Phi = sum j*a_j
- * (j = 0..m-1; the owner's pit numbering minus one, which shifts Phi by
- * the constant s). grp[p] .. grp[p+1]-1 are the rows of potential p. */
 /* A row in memory: its m pit counts and zeros up to 16 bytes, so that it
  * loads as the two words of a half of sow_pos. */
 #define ROW_BYTES 16
 _Static_assert(SOW_MAX_PITS <= 13, "a row and the zero tuzdik byte fit a half");
 
+/* The rows of m pits with s seeds, sorted by potential Phi = sum j*a_j
+ * (j = 0..m-1; the owner's pit numbering minus one, which shifts Phi by
+ * the constant s). grp[p] .. grp[p+1]-1 are the rows of potential p. */
 typedef struct rowset {
     uint32_t n;
     int maxpot;     /* s * (m - 1) */
@@ -305,7 +305,7 @@ static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const
         }
         /* By kind: the dispatch below then meets each row's kinds in a
          * steadier order, which its branch predictor learns better
-         * (measured: about 4% fewer CPU seconds). */
+         * (doc/experiments.md). */
         for (int j = 1; j < n; j++)
             for (int l = j; l > 0 && (row[l - 1] >> 40 & 0xf) > (row[l] >> 40 & 0xf); l--) {
                 uint64_t t = row[l];

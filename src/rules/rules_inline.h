@@ -6,14 +6,14 @@
  * seeds in the next holes (g->part[start][s % L]); four 64-bit adds in all.
  * The last seed lands in hole (start + s) mod L.
  *
- * Speed notes (bench/perft_bench, results/perft.md). Every write to a
- * position is a whole-word read-modify-write (sow_i_zero, sow_i_add), never
- * a byte store: the next sowing reads the same bytes back through 64-bit
- * loads, and a load wider than a pending narrow store cannot be forwarded
- * from the store buffer (a stall of a dozen cycles or more per make on x86).
- * Reading single bytes is fine. The lap count uses a reciprocal multiply
- * instead of a division, and move generation turns the mover's row into a
- * bit mask of non-empty pits in a few word operations.
+ * Speed notes (measurements: doc/experiments.md, results/perft.md). Every
+ * write to a position is a whole-word read-modify-write (sow_i_zero,
+ * sow_i_add), never a byte store: the next sowing reads the same bytes back
+ * through 64-bit loads, and a load wider than a pending narrow store cannot
+ * be forwarded from the store buffer. Reading single bytes is fine. The lap
+ * count uses a reciprocal multiply instead of a division, and move
+ * generation turns the mover's row into a bit mask of non-empty pits in a
+ * few word operations.
  */
 #ifndef SOW_RULES_INLINE_H
 #define SOW_RULES_INLINE_H
@@ -41,9 +41,9 @@ static inline void sow_i_add(sow_pos *p, int b, unsigned v)
  * ring hole `start`; returns the ring hole of the last seed. Emptying the
  * origin is folded into the four word adds of the sowing rather than done
  * by a store before them: the compiler may vectorise the adds into one
- * 32-byte load, which cannot be forwarded from a pending 8-byte store (a
- * stall that cost Toguz perft a third of its time). The subtraction cannot
- * borrow: each byte's final count is in 0..255. */
+ * 32-byte load, which cannot be forwarded from a pending 8-byte store
+ * (doc/experiments.md). The subtraction cannot borrow: each byte's final
+ * count is in 0..255. */
 static inline int sow_i_sow(const sow_game *g, sow_pos *p, int from, int start, unsigned s)
 {
     unsigned L = (unsigned)g->ring_len;
