@@ -29,6 +29,7 @@
 #include "sow/game.h"
 #include "sow/position.h"
 #include "sow/retro.h"
+#include "sow/solution.h"
 
 /* Highest seed count a database can have (the int8 entry encoding bounds
  * it further per game: sow_retro_max_seeds). */
@@ -113,6 +114,20 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
                     const sow_db_options *opt, sow_db **out, char *why, size_t why_size);
 
 void sow_db_close(sow_db *db);
+
+/* The root `pos` of game `g` from database `db` (opened for g, with at
+ * least as many seeds as pos has on its board; may be NULL if the game is
+ * over at pos): fills *out with the score, value, outcome, every legal
+ * move and its exact score, a best move (the first of the best score) and
+ * in `nodes` the number of database probes. `pie_opening`: pos lies within
+ * South's opening turn of a pie game, so each move scores the best over
+ * the completions t of South's turn of -|v(t)| (RULES.md, as
+ * sow_ref_solve). SOW_E_POSITION if pos is malformed, SOW_E_ARG if the
+ * database does not cover pos (other m or scale, too few seeds) or
+ * pie_opening is set when South is not to move in a pie game. Thread-safe:
+ * reads only. */
+sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *pos,
+                          bool pie_opening, sow_solution *out);
 
 /* ---- Files (doc/db-format.md) --------------------------------------- */
 

@@ -314,36 +314,6 @@ static int db_verify(int argc, char **argv)
     return bad ? 1 : 0;
 }
 
-/* Score of q for its mover: the final score if over, else stores + db. */
-static int score_of(const sow_game *g, const sow_db *db, const sow_pos *q, uint64_t *probes)
-{
-    if (sow_over(g, q))
-        return sow_terminal_score(g, q);
-    (*probes)++;
-    return (q->b[SOW_B_STORE] - q->b[SOW_HALF + SOW_B_STORE]) * g->score_scale +
-           sow_db_probe(db, q);
-}
-
-/* Pie rule: best for South over the completions of her opening turn from q
- * of -|v| at its end (RULES.md; as sow_ref_solve does). */
-static int pie_turn(const sow_game *g, const sow_db *db, const sow_pos *q, uint64_t *probes)
-{
-    if (sow_over(g, q) || sow_pos_to_move(q) != SOW_SOUTH) {
-        int v = score_of(g, db, q, probes);
-        return v < 0 ? v : -v;
-    }
-    sow_move ms[SOW_MAX_MOVES];
-    int n = sow_moves(g, q, ms), best = -1000000;
-    for (int k = 0; k < n; k++) {
-        sow_pos t = *q;
-        sow_make(g, &t, ms[k]);
-        int s = pie_turn(g, db, &t, probes);
-        if (s > best)
-            best = s;
-    }
-    return best;
-}
-
 static int db_query(int argc, char **argv)
 {
     cli_game cg = {0};
@@ -377,35 +347,10 @@ static int db_query(int argc, char **argv)
         if (e)
             cli_fail("db query: %s", why);
     }
-    sow_solution s = {0};
-    s.best = -1;
-    s.nmoves = sow_moves(g, &cg.pos, s.moves);
-    uint64_t probes = 0;
-    if (s.nmoves == 0) {
-        s.score = sow_terminal_score(g, &cg.pos);
-    } else {
-        s.score = -1000000;
-        for (int i = 0; i < s.nmoves; i++) {
-            sow_pos q = cg.pos;
-            sow_make(g, &q, s.moves[i]);
-            int v;
-            if (cg.pie_opening) {
-                v = pie_turn(g, db, &q, &probes);
-            } else {
-                v = score_of(g, db, &q, &probes);
-                if (sow_pos_to_move(&q) != sow_pos_to_move(&cg.pos))
-                    v = -v;
-            }
-            s.move_scores[i] = v;
-            if (v > s.score) {
-                s.score = v;
-                s.best = i;
-            }
-        }
-    }
-    s.value = sow_score_margin(g, s.score);
-    s.outcome = sow_outcome_of(s.score);
-    s.nodes = probes;
+    sow_solution s;
+    sow_err e = sow_db_probe_root(db, g, &cg.pos, cg.pie_opening, &s);
+    if (e)
+        cli_fail("db query: %s", sow_err_name(e)); /* unreachable: db covers the position */
     sow_db_close(db);
     double secs = cli_now() - t0;
 
@@ -420,8 +365,9 @@ static int db_query(int argc, char **argv)
         return 0;
     }
     const char *who = sow_pos_to_move(&cg.pos) == SOW_SOUTH ? "south" : "north";
-    printf("%s %d pits, %d seeds on the board%s: value %+d for %s (to move): %s\n",
-           sow_game_name(cg.cfg.game), g->m, k, cg.pie_opening ? " with the pie rule" : "",
+    printf("%s, %d pits, %d seed%s on the board%s: value %+d for %s (to move): %s\n",
+           sow_game_name(cg.cfg.game), g->m, k, k == 1 ? "" : "s",
+           cg.pie_opening ? " with the pie rule" : "",
            s.value, who, cli_outcome_name(s.outcome));
     cli_text_moves(&cg, &s, NULL);
     printf("probes %llu, %.3f s\n", (unsigned long long)s.nodes, secs);

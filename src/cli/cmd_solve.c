@@ -1,36 +1,35 @@
 /* cmd_solve.c - `sow solve`: the exact value of a position.
  *
- * Wires the pieces together: the endgame database (sow/db.h) becomes the
- * search's oracle (sow/search.h keeps search independent of db), the
- * memory budget is split between the database and the transposition table,
- * and progress goes to stderr. `--reference` keeps the reference solver
+ * Parses the limits, asks the solve plan (sow/plan.h) what to do and runs
+ * it, then prints. Every decision (table, database, trial) is the plan's;
+ * this file only reports them. `--reference` keeps the reference solver
  * reachable for comparisons.
  */
-#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "sow/db.h"
+#include "sow/plan.h"
 #include "sow/refsolve.h"
-#include "sow/search.h"
 
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
     "                 [--memory MB] [--db DIR] [--db-seeds K | --no-db]\n"
-    "                 [--value-only] [--reference] [--quiet] [--json]\n"
+    "                 [--value-only] [--reference] [--quiet] [--verbose] [--json]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
     "to move under optimal play, stores included), the outcome (win, draw or\n"
     "loss for the player to move, tie-break included), every legal move's\n"
     "value, a best move and a principal variation. The solver is MTD(f) over\n"
     "alpha-beta with a transposition table, endgame-database probes (kalah,\n"
-    "chungkala, congkak) and OpenMP threads (doc/search.md).\n"
+    "chungkala, congkak) and OpenMP threads (doc/search.md). Ctrl-C stops it\n"
+    "and prints the bounds proven so far and the best move found (exit 130).\n"
     "\n" CLI_GAME_HELP
-    "  --threads T         search threads (default 1)\n"
+    "  --threads T         search and build threads (default: the cores\n"
+    "                      available)\n"
     "  --memory MB         budget for database + table (default 4096, or a\n"
     "                      quarter of the machine's memory if less)\n"
     "  --tt-mb MB          transposition table (default: 4 MB, 16 MB without\n"
@@ -38,54 +37,75 @@ static const char usage[] =
     "                      database's, doubling with each seed more; at most a\n"
     "                      quarter of --memory and 1024)\n"
     "  --db DIR            load the database files of DIR, build and save the\n"
-    "                      missing ones (default: build in memory, save nothing)\n"
-    "  --db-seeds K        database up to K seeds on the board (default: the\n"
-    "                      largest that pays off and fits the budget)\n"
+    "                      missing ones; DIR is created if missing (default:\n"
+    "                      build in memory, save nothing)\n"
+    "  --db-seeds K        database up to K seeds on the board, at most the\n"
+    "                      board's seeds (default: the largest that pays off\n"
+    "                      and fits the budget; 0: none)\n"
     "  --no-db             no database\n"
     "  --value-only        only the value and a best move (other moves: bounds)\n"
     "  --reference         use the reference solver (slow, small boards only;\n"
     "                      --memory bounds its memo table)\n"
     "  --quiet             no progress on stderr\n"
+    "  --verbose           the plan's decisions and their reasons on stderr\n"
+    "\n"
+    "JSON keys: game, pits, seeds (per pit at the start; null with --position),\n"
+    "variant, seeds_on_board, stores {south, north}, value, outcome, best,\n"
+    "moves [{move, value, outcome | at_most}], pv (moves with their side:\n"
+    "\"S2\" is South's pit 2, \"N1\" North's pit 1), pie, interrupted, nodes,\n"
+    "seconds, seconds_value, seconds_search, cpu_search, nps, threads, tt_mb,\n"
+    "mtd_probes, oracle_probes, db {seeds, bytes, seconds, root} or null,\n"
+    "solver. Interrupted (exit 130): interrupted true, lower and upper (the\n"
+    "value's proven bounds), best (the best move so far, or null).\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
-/* The default database size comes from a cost model (doc/search.md):
- * building costs about 2.5e7 positions per second and thread
- * (results/db-build.md: 25 M/s on one core to 24 seeds, 31 M/s to 20, and
- * 1.9 times that on two), and the value search on one thread about
- * 1.3 s * 1.5^(excess - 24) * 1.16^(seeds - 48), the excess being the
- * board's seeds above the database's. The first two factors are fitted on
- * Kalah(6,4) (48 seeds) with databases of 18 to 30 seeds; the board factor
- * on Kalah(6,5) (60 seeds: 91 s with a 30-seed database, where the excess
- * alone predicts 15 s). Every move's value costs about 4 times the value
- * alone. Each thread after the first adds 0.65 of one thread's search
- * speed (2 threads: 1.6-1.7, results/threads.md; more threads could not
- * be measured on this 2-core machine). */
-#define DB_BUILD_RATE 2.5e7
-#define SEARCH_SECONDS_AT_24 1.3
-#define SEARCH_GROWTH 1.5
-#define BOARD_GROWTH 1.16
-#define BOARD_REF_SEEDS 48
-#define THREAD_SEARCH_GAIN 0.65
-#define ALL_MOVES_FACTOR 4.0
+/* The stop flag the plan polls; a SIGINT handler may only write a
+ * volatile sig_atomic_t, which must then be the plan's int. */
+_Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0), "sig_atomic_t is not int");
+static volatile sig_atomic_t stop_flag;
 
-/* Without --db or --db-seeds, a search without database runs this long
- * first; most small boards are solved by then. */
-#define TRIAL_SECONDS 2.0
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (stop_flag) /* a second Ctrl-C: stop at once */
+        _exit(130);
+    stop_flag = 1;
+}
+
+/* Progress: on a terminal one line redrawn in place; off it (logs) a first
+ * line after FIRST_LINE seconds, then one every LINE_EVERY. */
+#define FIRST_LINE 1.0
+#define LINE_EVERY 5.0
 
 typedef struct progress_state {
-    bool tty;
-    double last;
+    bool tty, quiet;
+    double t0, last;
+    int lines;
     const cli_game *cg;
 } progress_state;
+
+/* Should a progress line go out now? */
+static bool progress_due(progress_state *st, bool final)
+{
+    if (st->quiet)
+        return false;
+    double t = cli_now() - st->t0;
+    if (!st->tty && !final &&
+        (st->lines ? t - st->last < LINE_EVERY : t < FIRST_LINE))
+        return false;
+    st->last = t;
+    st->lines++;
+    return true;
+}
 
 static void on_db_progress(void *ctx, const sow_progress *p)
 {
     progress_state *st = ctx;
-    bool level_done = p->done == p->total;
-    if (!st->tty && !level_done && p->seconds - st->last < 5)
+    /* Off a terminal, the last seed count's end is worth a line too. */
+    bool final = !st->tty && p->seeds == p->max_seeds && p->done == p->total && st->lines;
+    if (!progress_due(st, final))
         return;
-    st->last = p->seconds;
     double rate = p->seconds > 0 ? (double)p->all_done / p->seconds : 0;
     fprintf(stderr, "%sdatabase: seeds %d/%d, %.0f%% of all, %.1f M positions/s, %.1f s%s",
             st->tty ? "\r" : "", p->seeds, p->max_seeds,
@@ -96,6 +116,8 @@ static void on_db_progress(void *ctx, const sow_progress *p)
 static void on_search_progress(void *ctx, const sow_search_progress *pr)
 {
     progress_state *st = ctx;
+    if (!progress_due(st, false))
+        return;
     const sow_game *g = &st->cg->g;
     double rate = pr->seconds > 0 ? (double)pr->nodes / pr->seconds : 0;
     char what[64];
@@ -110,78 +132,66 @@ static void on_search_progress(void *ctx, const sow_search_progress *pr)
             (double)pr->nodes / 1e6, rate / 1e6, pr->seconds, st->tty ? "\033[K" : "\n");
 }
 
-/* CPU seconds of the process, all threads: on a loaded machine a fairer
- * measure of the search than wall-clock. */
-static double cpu_seconds(void)
+static void on_phase(void *ctx, const char *phase)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    progress_state *st = ctx;
+    if (!st->quiet && st->tty)
+        fputs("\r\033[K", stderr); /* a new phase: clear the line in place */
 }
 
-static int db_probe(const void *ctx, const sow_pos *p)
+static const char *plural(int n)
 {
-    return sow_db_probe(ctx, p);
+    return n == 1 ? "" : "s";
 }
 
-static void db_prefetch(const void *ctx, const sow_pos *p)
+static int seeds_on_board(const cli_game *cg)
 {
-    sow_db_prefetch(ctx, p);
+    int k = 0;
+    for (int i = 1; i <= cg->g.m; i++)
+        k += sow_pos_pit(&cg->pos, SOW_SOUTH, i) + sow_pos_pit(&cg->pos, SOW_NORTH, i);
+    return k;
 }
 
-static const int8_t *db_entry(const void *ctx, const sow_pos *p)
+/* The board as it is: the starting board's size, or for --position what
+ * lies on it (its seeds per pit at the start are unknown). */
+static void print_board(const cli_game *cg)
 {
-    return sow_db_entry(ctx, p);
-}
-
-/* The default database size: every seed count up to K, K no more than the
- * entry encoding's limit and the byte budget, the K that minimises the
- * modelled build plus search time (see DB_BUILD_RATE). 0: none. Only
- * boards that outlast the 2 s trial get here. */
-static int default_db_seeds(const sow_game *g, int board_seeds, size_t budget, int threads,
-                            bool value_only)
-{
-    double factor = value_only ? 1.0 : ALL_MOVES_FACTOR;
-    int kmax = sow_retro_max_seeds(g);
-    if (kmax > board_seeds)
-        kmax = board_seeds;
-    /* Boards with long games and few captures (Chungkala 6x2: 24 seeds,
-     * 48 M nodes) gain from a small database more than the model says: at
-     * least min(b / 2, 12) seeds, which builds in about a second. */
-    int small = board_seeds / 2 < 12 ? board_seeds / 2 : 12;
-    int best = 0;
-    factor *= pow(BOARD_GROWTH, board_seeds - BOARD_REF_SEEDS) /
-              (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
-    double best_cost = factor * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board_seeds - 24);
-    for (int k = 1; k <= kmax; k++) {
-        size_t bytes = sow_db_bytes(g, k);
-        /* One byte per position, so bytes also count positions. */
-        if (bytes == SIZE_MAX || bytes > budget)
-            break;
-        double cost = (double)bytes / (DB_BUILD_RATE * threads) +
-                      factor * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board_seeds - k - 24);
-        if (cost < best_cost || k <= small) {
-            best_cost = cost;
-            best = k;
-        }
+    if (cg->position) {
+        int k = seeds_on_board(cg);
+        printf("%s, %d pits, %d seed%s on the board", sow_game_name(cg->cfg.game), cg->g.m, k,
+               plural(k));
+    } else {
+        printf("%s %dx%d", sow_game_name(cg->cfg.game), cg->cfg.pits, cg->cfg.seeds);
     }
-    return best;
+    if (cg->pie_opening)
+        printf(" with the pie rule");
 }
 
-/* The default budget: 4 GB, or a quarter of the machine's memory if that
- * is less (at least 256 MB). 4 GB is what Kalah(6,5) needs to solve in
- * minutes (a 26-seed database, doc/search.md); with 2 GB (24 seeds) its
- * value was not found in 10 minutes on 2 threads. */
-static long default_memory_mb(void)
+static const char *to_move(const cli_game *cg)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    long mb = 4096;
-    if (pages > 0 && size > 0) {
-        long quarter = (long)((double)pages * (double)size / 4.0 / 1048576.0);
-        if (quarter < mb)
-            mb = quarter < 256 ? 256 : quarter;
+    return sow_pos_to_move(&cg->pos) == SOW_SOUTH ? "south" : "north";
+}
+
+/* The JSON keys every solve prints first: the game and the board. */
+static void json_board(const cli_game *cg)
+{
+    cli_json_game(cg);
+    printf(",\"seeds_on_board\":%d,\"stores\":{\"south\":%d,\"north\":%d}", seeds_on_board(cg),
+           sow_pos_store(&cg->pos, SOW_SOUTH), sow_pos_store(&cg->pos, SOW_NORTH));
+}
+
+/* Writes each move of the principal variation with its side ("S2", "N1"):
+ * extra turns make the side ambiguous otherwise. */
+static void print_pv(const cli_game *cg, const sow_search_result *r, bool json)
+{
+    sow_pos p = cg->pos;
+    for (int i = 0; i < r->pv_len; i++) {
+        char mt[8];
+        sow_move_format(r->pv[i], mt, sizeof mt);
+        char side = sow_pos_to_move(&p) == SOW_SOUTH ? 'S' : 'N';
+        printf(json ? "%s\"%c%s\"" : "%s%c%s", i ? (json ? "," : " ") : "", side, mt);
+        sow_make(&cg->g, &p, r->pv[i]);
     }
-    return mb;
 }
 
 static int solve_reference(cli_game *cg, long mb)
@@ -197,27 +207,107 @@ static int solve_reference(cli_game *cg, long mb)
         cli_fail("solve: %s", sow_err_name(e));
     if (cg->json) {
         printf("{");
-        cli_json_game(cg);
+        json_board(cg);
         printf(",\"value\":%d,\"outcome\":\"%s\"", s.value, cli_outcome_name(s.outcome));
         cli_json_moves(cg, &s, NULL);
         printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"reference\"}\n",
                cg->pie_opening ? "true" : "false", (unsigned long long)s.nodes, secs);
         return 0;
     }
-    const char *who = sow_pos_to_move(&cg->pos) == SOW_SOUTH ? "south" : "north";
-    printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg->cfg.game),
-           cg->cfg.pits, cg->cfg.seeds, cg->pie_opening ? " with the pie rule" : "", s.value,
-           who, cli_outcome_name(s.outcome));
+    print_board(cg);
+    printf(": value %+d for %s (to move): %s\n", s.value, to_move(cg),
+           cli_outcome_name(s.outcome));
     cli_text_moves(cg, &s, NULL);
     printf("nodes %llu, %.3f s (reference solver)\n", (unsigned long long)s.nodes, secs);
     return 0;
+}
+
+/* Ctrl-C: what is proven so far. Exit status 130, as a shell reports an
+ * interrupted program. */
+static int print_interrupted(const cli_game *cg, const sow_plan_result *res)
+{
+    const sow_search_result *r = &res->search;
+    const sow_game *g = &cg->g;
+    int lo = sow_score_margin(g, r->lower), hi = sow_score_margin(g, r->upper);
+    char best[8] = "";
+    if (r->sol.best >= 0)
+        sow_move_format(r->sol.moves[r->sol.best], best, sizeof best);
+    if (cg->json) {
+        printf("{");
+        json_board(cg);
+        printf(",\"interrupted\":true,\"lower\":%d,\"upper\":%d,\"best\":", lo, hi);
+        printf(best[0] ? "\"%s\"" : "null", best);
+        printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"search\"}\n",
+               cg->pie_opening ? "true" : "false", (unsigned long long)r->sol.nodes,
+               res->seconds);
+    } else {
+        print_board(cg);
+        printf(": interrupted after %.1f s: value in [%+d, %+d] for %s (to move)\n",
+               res->seconds, lo, hi, to_move(cg));
+        if (best[0])
+            printf("best move so far: %s\n", best);
+        else
+            printf("no best move found yet\n");
+    }
+    fflush(stdout);
+    return 130;
+}
+
+static void print_result(const cli_game *cg, const sow_plan *plan, const sow_plan_result *res)
+{
+    const sow_search_result *r = &res->search;
+    const sow_solution *sol = &r->sol;
+    double search_secs = res->seconds - res->db_seconds;
+    double nps = search_secs > 0 ? (double)sol->nodes / search_secs : 0;
+    int T = plan->limits.threads;
+    const char *solver = plan->root_in_db && !res->trial_solved ? "database" : "search";
+    if (cg->json) {
+        printf("{");
+        json_board(cg);
+        printf(",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
+        cli_json_moves(cg, sol, r->move_exact);
+        printf(",\"pv\":[");
+        print_pv(cg, r, true);
+        printf("],\"pie\":%s,\"interrupted\":false,\"nodes\":%llu,\"seconds\":%.6f,"
+               "\"seconds_value\":%.6f,\"seconds_search\":%.6f,\"cpu_search\":%.6f,"
+               "\"nps\":%.0f,\"threads\":%d,\"tt_mb\":%zu,\"mtd_probes\":%d,"
+               "\"oracle_probes\":%llu,\"db\":",
+               cg->pie_opening ? "true" : "false", (unsigned long long)sol->nodes, res->seconds,
+               r->seconds_value, r->seconds, res->cpu_seconds, nps, T, plan->tt_mb,
+               r->mtd_probes, (unsigned long long)r->oracle_probes);
+        if (res->db_seeds)
+            printf("{\"seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,\"root\":%s}", res->db_seeds,
+                   (unsigned long long)res->db_bytes, res->db_seconds,
+                   plan->root_in_db ? "true" : "false");
+        else
+            printf("null");
+        printf(",\"solver\":\"%s\"}\n", solver);
+        return;
+    }
+    print_board(cg);
+    printf(": value %+d for %s (to move): %s\n", sol->value, to_move(cg),
+           cli_outcome_name(sol->outcome));
+    cli_text_moves(cg, sol, r->move_exact);
+    if (sol->nmoves) {
+        printf("pv: ");
+        print_pv(cg, r, false);
+        printf("\n");
+    }
+    printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s; searches %.3f "
+           "CPU s), %.2f M nodes/s, %d thread%s, table %zu MB\n",
+           (unsigned long long)sol->nodes, res->seconds, r->seconds, r->seconds_value,
+           res->cpu_seconds, nps / 1e6, T, plural(T), plan->tt_mb);
+    if (res->db_seeds)
+        printf("database: up to %d seed%s, %.0f MB, ready in %.3f s%s\n", res->db_seeds,
+               plural(res->db_seeds), (double)res->db_bytes / 1048576.0, res->db_seconds,
+               plan->root_in_db ? "; it holds the position itself" : "");
 }
 
 int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL;
-    bool quiet = false, reference = false, nodb = false, value_only = false;
+    bool quiet = false, verbose = false, reference = false, nodb = false, value_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"memory", OPT_STRING, &memory},
                             {"threads", OPT_STRING, &threads},
@@ -228,194 +318,67 @@ int cmd_solve(int argc, char **argv)
                             {"value-only", OPT_FLAG, &value_only},
                             {"reference", OPT_FLAG, &reference},
                             {"quiet", OPT_FLAG, &quiet},
+                            {"verbose", OPT_FLAG, &verbose},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
-    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20)
-                     : (reference ? 4096 : default_memory_mb());
-    int T = threads ? (int)cli_int("--threads", threads, 1, 256) : 1;
-    long tt = ttmb ? cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0; /* 0: by the board, below */
+    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20) : 0;
+    sow_limits lim = {
+        .memory = (uint64_t)mb << 20,
+        .threads = threads ? (int)cli_int("--threads", threads, 1, 256) : 0,
+        .tt_mb = ttmb ? (size_t)cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0,
+        .db_dir = dbdir,
+        .no_db = nodb,
+        .value_only = value_only,
+        .stop = &stop_flag,
+    };
+    if (dbseeds) {
+        long k = cli_int("--db-seeds", dbseeds, 0, SOW_DB_MAX_SEEDS);
+        lim.db_seeds = k ? (int)k : -1;
+    }
     if (nodb && (dbdir || dbseeds))
         cli_fail("solve: --no-db excludes --db and --db-seeds");
     cli_game_setup(&cg, true, true);
     if (reference) {
-        if (threads || ttmb || dbdir || dbseeds || value_only)
+        if (threads || ttmb || dbdir || dbseeds || value_only || nodb)
             cli_fail("solve: --reference takes only the game options and --memory");
-        return solve_reference(&cg, mb);
+        return solve_reference(&cg, memory ? mb : 4096);
     }
-    if (tt == 0) {
-        /* A table in proportion to the search: what matters is the seeds
-         * above the database's reach (the database the run will have, as
-         * chosen below: --db-seeds or the default for the budget), the
-         * "excess". 4 MB up to an excess of 24 (16 MB for every move's
-         * value: its many searches share more; Chungkala 6x2 with a
-         * 12-seed db, 1 thread: 4 MB 2.2 s, 16 MB 1.6 s, 64 MB 1.3 s),
-         * doubling with each seed more, at most a quarter of the budget
-         * and 1 GB. A table bigger
-         * than the search needs is slower, not only for its page faults:
-         * its probes miss the caches. Measured on Kalah(6,4), value only,
-         * one thread: 24-seed db, 4 MB 1.29 s, 256 MB 2.59 s; 18-seed db,
-         * 16 MB 76.8 M nodes 16.0 s, 256 MB 55.5 M nodes 14.9 s. */
-        int seeds = 0;
-        for (int pl = 0; pl < 2; pl++)
-            for (int i = 1; i <= cg.g.m; i++)
-                seeds += sow_pos_pit(&cg.pos, pl, i);
-        int K = 0;
-        if (!nodb && sow_retro_supported(&cg.g) == SOW_OK)
-            K = dbseeds ? (int)cli_int("--db-seeds", dbseeds, 0, sow_retro_max_seeds(&cg.g))
-                        : default_db_seeds(&cg.g, seeds, (size_t)mb * 1024 * 1024 * 3 / 4, T,
-                                           value_only);
-        tt = value_only ? 4 : 16;
-        for (int k = 24; k < seeds - K && tt < 1024; k++)
-            tt *= 2;
-        if (tt > mb / 4)
-            tt = mb / 4 < 1 ? 1 : mb / 4;
-    }
-    if (tt > mb)
-        cli_fail("solve: --tt-mb %ld exceeds --memory %ld", tt, mb);
+    lim.pie_opening = cg.pie_opening;
 
-    progress_state ps = {.tty = isatty(2) != 0, .cg = &cg};
-    const sow_game *g = &cg.g;
-    int board = 0; /* seeds on the board */
-    for (int pl = 0; pl < 2; pl++)
-        for (int i = 1; i <= g->m; i++)
-            board += sow_pos_pit(&cg.pos, pl, i);
+    sow_plan plan;
+    if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan) != SOW_OK)
+        cli_fail("solve: %s", plan.error);
+    if (verbose)
+        fprintf(stderr, "plan: %d thread%s, memory %.0f MB\nplan: %s\nplan: %s\nplan: %s\n",
+                plan.limits.threads, plural(plan.limits.threads),
+                (double)plan.limits.memory / 1048576.0, plan.why_db, plan.why_tt,
+                plan.why_trial);
+    else if (plan.db_degraded)
+        fprintf(stderr, "sow: note: %s\n", plan.why_db);
 
-    sow_search_options so = {
-        .threads = T,
-        .tt_mb = (size_t)tt,
-        .pie_opening = cg.pie_opening,
-        .value_only = value_only,
-        .pv_max = SOW_PV_MAX,
-        .progress = quiet ? NULL : on_search_progress,
-        .progress_ctx = &ps,
-        .progress_every = ps.tty ? 0.5 : 10,
+    progress_state ps = {.tty = isatty(2) != 0, .quiet = quiet, .t0 = cli_now(), .cg = &cg};
+    sow_plan_callbacks cb = {
+        .search_progress = on_search_progress,
+        .db_progress = on_db_progress,
+        .phase = on_phase,
+        .ctx = &ps,
+        .progress_every = ps.tty ? 0.5 : FIRST_LINE,
     };
-    sow_search *s;
-    sow_err e = sow_search_new(g, &so, &s);
-    if (e == SOW_E_NOMEM)
-        cli_fail("solve: cannot allocate a %ld MB transposition table", tt);
-    if (e)
-        cli_fail("solve: %s", sow_err_name(e));
-    static sow_search_result r;
-    double t_start = cli_now();
-    uint64_t trial_nodes = 0;
-    double cpu_search = 0; /* CPU seconds in the searches, all threads */
+    struct sigaction sa = {0};
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
 
-    /* The database: never for games that cycle. By default it is built
-     * only if the search does not finish within TRIAL_SECONDS without one
-     * (small boards solve faster than any database builds); the table
-     * keeps what the trial learnt. */
-    sow_db *db = NULL;
-    int K = 0;
-    double db_secs = 0;
-    size_t db_bytes = 0;
-    bool db_ok = !nodb && sow_retro_supported(g) == SOW_OK;
-    bool solved = false;
-    if (!db_ok && (dbdir || dbseeds))
-        cli_fail("solve: %s has no endgame database (it can repeat positions)",
-                 sow_game_name(cg.cfg.game));
-    if (!db_ok || (!dbdir && !dbseeds)) {
-        if (db_ok)
-            sow_search_set_time_limit(s, TRIAL_SECONDS);
-        double c0 = cpu_seconds();
-        e = sow_search_solve(s, &cg.pos, &r);
-        cpu_search += cpu_seconds() - c0;
-        sow_search_set_time_limit(s, 0);
-        solved = e != SOW_E_INTERRUPTED;
-        trial_nodes = solved ? 0 : r.sol.nodes;
-    }
-    if (!solved) {
-        size_t budget = (size_t)(mb - tt) * 1024 * 1024;
-        if (dbseeds) {
-            K = (int)cli_int("--db-seeds", dbseeds, 0, sow_retro_max_seeds(g));
-            size_t need = sow_db_bytes(g, K);
-            if (need == SIZE_MAX || need > budget)
-                cli_fail("solve: a database up to %d seeds takes %.0f MB, more than --memory %ld "
-                         "minus the %ld MB table",
-                         K, need == SIZE_MAX ? INFINITY : (double)need / 1048576.0, mb, tt);
-        } else {
-            K = default_db_seeds(g, board, budget, T, value_only);
-        }
-        if (K > 0) {
-            if (!quiet && ps.tty)
-                fputs("\r\033[K", stderr);
-            sow_db_options o = {.threads = T, .memory = budget,
-                                .progress = quiet ? NULL : on_db_progress, .progress_ctx = &ps};
-            char why[256];
-            double t0 = cli_now();
-            e = sow_db_open(g, K, dbdir, &o, &db, why, sizeof why);
-            if (e)
-                cli_fail("solve: database up to %d seeds: %s", K, why);
-            db_secs = cli_now() - t0;
-            db_bytes = sow_db_bytes(g, K);
-            if (!quiet && ps.tty)
-                fputc('\n', stderr);
-            sow_oracle oracle = {K, db_probe, db, db_prefetch, db_entry};
-            sow_search_set_oracle(s, &oracle);
-        }
-        double c0 = cpu_seconds();
-        e = sow_search_solve(s, &cg.pos, &r);
-        cpu_search += cpu_seconds() - c0;
-    }
-    if (!quiet && ps.tty)
+    static sow_plan_result res;
+    sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res);
+    if (!quiet && ps.tty && ps.lines)
         fputs("\r\033[K", stderr);
-    if (e == SOW_E_LIMIT)
-        cli_fail("solve: a line of play is longer than the search stack");
+    if (e == SOW_E_INTERRUPTED && stop_flag)
+        return print_interrupted(&cg, &res);
     if (e)
-        cli_fail("solve: %s", sow_err_name(e));
-    sow_search_free(s);
-    sow_db_close(db);
-    double total_secs = cli_now() - t_start;
-    r.sol.nodes += trial_nodes;
-
-    const sow_solution *sol = &r.sol;
-    double nps = total_secs > db_secs ? (double)sol->nodes / (total_secs - db_secs) : 0;
-    char mt[8];
-    if (cg.json) {
-        printf("{");
-        cli_json_game(&cg);
-        printf(",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
-        cli_json_moves(&cg, sol, r.move_exact);
-        printf(",\"pv\":[");
-        for (int i = 0; i < r.pv_len; i++) {
-            sow_move_format(r.pv[i], mt, sizeof mt);
-            printf("%s\"%s\"", i ? "," : "", mt);
-        }
-        printf("],\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"seconds_value\":%.6f,\"seconds_search\":%.6f,\"cpu_search\":%.6f,"
-               "\"nps\":%.0f,\"threads\":%d,\"tt_mb\":%ld,\"mtd_probes\":%d,"
-               "\"oracle_probes\":%llu,\"db\":",
-               cg.pie_opening ? "true" : "false", (unsigned long long)sol->nodes, total_secs,
-               r.seconds_value, r.seconds, cpu_search, nps, T, tt, r.mtd_probes, (unsigned long long)r.oracle_probes);
-        if (db)
-            printf("{\"seeds\":%d,\"bytes\":%zu,\"seconds\":%.6f}", K, db_bytes, db_secs);
-        else
-            printf("null");
-        printf(",\"solver\":\"search\"}\n");
-        return 0;
-    }
-    const char *who = sow_pos_to_move(&cg.pos) == SOW_SOUTH ? "south" : "north";
-    printf("%s %dx%d%s: value %+d for %s (to move): %s\n", sow_game_name(cg.cfg.game),
-           cg.cfg.pits, cg.cfg.seeds, cg.pie_opening ? " with the pie rule" : "", sol->value, who,
-           cli_outcome_name(sol->outcome));
-    cli_text_moves(&cg, sol, r.move_exact);
-    if (sol->nmoves) {
-        printf("pv:");
-        for (int i = 0; i < r.pv_len; i++) {
-            sow_move_format(r.pv[i], mt, sizeof mt);
-            printf(" %s", mt);
-        }
-        printf("\n");
-    }
-    printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s; searches %.3f CPU s), "
-           "%.2f M nodes/s, %d thread%s, table %ld MB\n",
-           (unsigned long long)sol->nodes, total_secs, r.seconds, r.seconds_value, cpu_search,
-           nps / 1e6, T,
-           T > 1 ? "s" : "", tt);
-    if (db)
-        printf("database: up to %d seeds, %.0f MB, ready in %.3f s\n", K,
-               (double)db_bytes / 1048576.0, db_secs);
+        cli_fail("solve: %s", res.error);
+    print_result(&cg, &plan, &res);
     return 0;
 }

@@ -183,8 +183,11 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
 
 void cli_json_game(const cli_game *cg)
 {
-    printf("\"game\":\"%s\",\"pits\":%d,\"seeds\":%d,\"variant\":[", sow_game_name(cg->cfg.game),
-           cg->cfg.pits, cg->cfg.seeds);
+    /* From --position the seeds per pit at the start are unknown. */
+    printf("\"game\":\"%s\",\"pits\":%d,\"seeds\":", sow_game_name(cg->cfg.game),
+           cg->cfg.pits);
+    printf(cg->position ? "null" : "%d", cg->cfg.seeds);
+    printf(",\"variant\":[");
     int first = 1;
     for (int i = 0; i < SOW_VAR_COUNT; i++)
         if (cg->cfg.variant & (1u << i)) {

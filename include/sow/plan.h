@@ -1,0 +1,141 @@
+/* sow/plan.h - the solve plan: how to spend the user's limits on one
+ * position (table size, database size, a trial search first or not), each
+ * decision made once, then running it.
+ *
+ * Policy belongs to the engine, not to the front end (Stockfish's timeman):
+ * the CLI parses limits, calls sow_plan_make and sow_plan_solve, and prints.
+ * The plan sits above both the search and the databases (rules <- search,
+ * rules <- retro <- db, {search, db} <- plan <- cli): it is the one place
+ * that turns a sow_db into the search's oracle.
+ *
+ * The decisions follow a cost model (src/plan/plan.c; its measurements are
+ * in doc/experiments.md): building a database of k seeds costs its
+ * positions at a fixed rate per thread; the search costs grow by a fixed
+ * factor per seed the board has above the database (the "excess"). The
+ * table is sized by that excess, for the database actually planned.
+ */
+#ifndef SOW_PLAN_H
+#define SOW_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sow/db.h"
+#include "sow/error.h"
+#include "sow/game.h"
+#include "sow/position.h"
+#include "sow/search.h"
+
+/* What the user allows. Zero-initialise, then set what was asked:
+ * every zero means "choose". */
+typedef struct sow_limits {
+    uint64_t memory;     /* bytes for database + table; 0: sow_plan_default_memory() */
+    int threads;         /* search and build threads; 0: sow_plan_default_threads() */
+    const char *db_dir;  /* database files to load and save (created if missing,
+                            one level); NULL: build in memory, save nothing */
+    int db_seeds;        /* forced database seeds (above the board's seeds:
+                            lowered to them); 0: choose; -1: none */
+    bool no_db;          /* no database at all: excludes db_dir and a forced
+                            db_seeds (SOW_E_ARG) */
+    size_t tt_mb;        /* forced table size in MB; 0: choose */
+    bool value_only;     /* only the value and a best move */
+    bool pie_opening;    /* the position lies in South's opening turn of a pie game */
+    double time_limit;   /* seconds for the whole solve, database included; 0: none */
+    const volatile int *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
+} sow_limits;
+
+/* Length of each reason string below, terminator included. */
+#define SOW_PLAN_WHY 192
+
+/* The decisions for one position, each with its reason in words. */
+typedef struct sow_plan {
+    sow_limits limits;       /* the limits, with memory and threads filled in */
+    int board_seeds;         /* seeds in the pits of the position */
+    size_t tt_mb;            /* transposition table, MB */
+    int db_seeds;            /* database up to this many seeds; 0: none */
+    uint64_t db_bytes;       /* its tables (sow_db_bytes) */
+    uint64_t db_budget;      /* what the database build may use: memory - table */
+    bool root_in_db;         /* db_seeds >= board_seeds: the database answers
+                                the root, no search */
+    double trial_seconds;    /* > 0: search this long without a database
+                                first, build only if that does not finish */
+    /* One line each, for --verbose and for warnings; they name the limits
+     * by their `sow solve` options. db_degraded: the database decision
+     * departs from what the user asked or would get with the defaults (a
+     * forced size lowered, a database dropped or shrunk for memory where
+     * the model expects it to matter): worth telling even unasked. */
+    char why_tt[SOW_PLAN_WHY], why_db[SOW_PLAN_WHY], why_trial[SOW_PLAN_WHY];
+    bool db_degraded;
+    /* On an error from sow_plan_make: what is wrong, in one line. */
+    char error[SOW_PLAN_WHY];
+} sow_plan;
+
+/* The default memory budget: 4 GB, or a quarter of the machine's memory
+ * if less (at least 256 MB), in bytes. Thread-safe. */
+uint64_t sow_plan_default_memory(void);
+
+/* The default thread count: the cores this process may run on
+ * (sched_getaffinity), at least 1. Thread-safe. */
+int sow_plan_default_threads(void);
+
+/* Decides the plan for solving `pos` (a position of `g`) within `lim`.
+ * Returns SOW_OK and fills *out, or an error with out->error saying why:
+ * SOW_E_ARG (threads < 0; no_db or db_seeds -1 together with db_dir or a
+ * forced db_seeds; db_dir or db_seeds on a game that can cycle; tt_mb
+ * above the memory), SOW_E_NOMEM (a forced database and its table do not
+ * fit the memory), SOW_E_LIMIT (a forced db_seeds, capped at the board's
+ * seeds, beyond the entry encoding: sow_retro_max_seeds). A forced
+ * db_seeds above the board's seeds is lowered to them (db_degraded).
+ * Pure: no allocation, no I/O (but for the defaults' system queries);
+ * thread-safe. */
+sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
+                      sow_plan *out);
+
+/* How sow_plan_solve reports progress; every member may be NULL/0. The
+ * callbacks run on the calling thread, never concurrently, and must not
+ * call back into sow. */
+typedef struct sow_plan_callbacks {
+    void (*search_progress)(void *ctx, const sow_search_progress *pr);
+    sow_progress_fn db_progress;
+    /* Called when a phase begins: "trial" (search without a database,
+     * trial_seconds at most), "database" (open or build), "search",
+     * "probe" (the root from the database). */
+    void (*phase)(void *ctx, const char *phase);
+    void *ctx;
+    double progress_every;   /* seconds between search reports (<= 0: 1 s) */
+} sow_plan_callbacks;
+
+/* What sow_plan_solve found and what it used. */
+typedef struct sow_plan_result {
+    /* The answer, as sow_search_solve gives it (when the database answers
+     * the root: every move exact, the principal variation read from the
+     * database, mtd_probes 0). On SOW_E_INTERRUPTED, search.lower/upper
+     * hold the bounds proven so far and search.sol.best the best move found
+     * so far (-1 if none); before any search they span every score. */
+    sow_search_result search;
+    bool trial_solved;        /* the trial finished: no database was built */
+    uint64_t trial_nodes;     /* nodes of an unfinished trial (also in search.sol.nodes) */
+    int db_seeds;             /* the database used; 0: none */
+    uint64_t db_bytes;
+    double db_seconds;        /* to open or build it */
+    double seconds;           /* wall-clock, the whole call */
+    double cpu_seconds;       /* CPU seconds of the searches, all threads */
+    /* On an error: what went wrong, in one line. */
+    char error[SOW_PLAN_WHY];
+} sow_plan_result;
+
+/* Runs `plan` (from sow_plan_make for this g and pos): the trial search
+ * when planned, the database (created, loaded or built within
+ * plan->db_budget), the search with the database as its oracle, or the
+ * root answered from the database. Returns SOW_OK, SOW_E_INTERRUPTED (the
+ * stop flag, or the time limit; *out says what is proven), SOW_E_NOMEM
+ * (table or database), the database's errors (sow_db_open: SOW_E_IO,
+ * SOW_E_FORMAT, ...) or the search's (SOW_E_LIMIT: a line longer than the
+ * search stack), with out->error saying why. Thread-safe across calls
+ * (each has its own table and database); uses plan->limits.threads
+ * threads. */
+sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
+                       const sow_plan_callbacks *cb, sow_plan_result *out);
+
+#endif

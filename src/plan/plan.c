@@ -1,0 +1,529 @@
+/* plan.c - the solve plan (sow/plan.h): a cost model decides the table,
+ * the database and the trial once; sow_plan_solve runs them.
+ *
+ * Each constant keeps its one-line reason here; the measurements behind
+ * them are in doc/experiments.md ("Solve plan cost model"), the policy in
+ * doc/search.md.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <omp.h>
+
+#include "sow/plan.h"
+#include "sow/rules.h"
+
+/* Building: positions per second and thread (results/db-build.md). */
+#define DB_BUILD_RATE 2.5e7
+/* Value search, one thread, 24 board seeds above the database, on a
+ * 48-seed board (Kalah(6,4)). */
+#define SEARCH_SECONDS_AT_24 1.3
+#define BOARD_REF_SEEDS 48
+/* The search grows by this per seed above the database (fitted on
+ * Kalah(6,4) with databases of 18 to 30 seeds) ... */
+#define SEARCH_GROWTH 1.5
+/* ... and by this per board seed at a fixed excess (Kalah(6,5)). */
+#define BOARD_GROWTH 1.16
+/* Each thread after the first adds this much of one thread's speed
+ * (ABDADA, results/threads.md). */
+#define THREAD_SEARCH_GAIN 0.65
+/* Every move's value costs about this many times the value alone. */
+#define ALL_MOVES_FACTOR 4.0
+/* Boards with long games and few captures (Chungkala 6x2) gain from a
+ * small database more than the model says: at least min(b/2, this). */
+#define SMALL_DB_SEEDS 12
+/* Without a forced database, search this long without one first: most
+ * small boards are solved sooner than any database builds. */
+#define TRIAL_SECONDS 2.0
+/* Table: 4 MB (16 for every move's value, whose searches share more) up to
+ * this excess, doubling per seed more; a bigger table than the search
+ * needs is slower (its probes miss the caches). */
+#define TT_BASE_EXCESS 24
+#define TT_MAX_MB 1024
+/* The default budget: what Kalah(6,5) needs to solve in minutes. */
+#define DEFAULT_MEMORY_MB 4096
+#define MIN_DEFAULT_MEMORY_MB 256
+/* A smaller budget is worth a warning when the model expects the solve to
+ * take this many times longer than with the default budget. */
+#define DEGRADED_RATIO 1.5
+
+#define MB ((uint64_t)1 << 20)
+
+uint64_t sow_plan_default_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    uint64_t mb = DEFAULT_MEMORY_MB;
+    if (pages > 0 && size > 0) {
+        uint64_t quarter = (uint64_t)pages * (uint64_t)size / 4 / MB;
+        if (quarter < mb)
+            mb = quarter < MIN_DEFAULT_MEMORY_MB ? MIN_DEFAULT_MEMORY_MB : quarter;
+    }
+    return mb * MB;
+}
+
+int sow_plan_default_threads(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    int n = omp_get_num_procs();
+    return n > 0 ? n : 1;
+}
+
+static int pit_seeds(const sow_game *g, const sow_pos *p)
+{
+    int k = 0;
+    for (int i = 1; i <= g->m; i++)
+        k += sow_pos_pit(p, SOW_SOUTH, i) + sow_pos_pit(p, SOW_NORTH, i);
+    return k;
+}
+
+/* The model's seconds for the search with a k-seed database (k = 0: none). */
+static double search_cost(int board, int k, int threads, bool value_only)
+{
+    double f = (value_only ? 1.0 : ALL_MOVES_FACTOR) * pow(BOARD_GROWTH, board - BOARD_REF_SEEDS) /
+               (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
+    return f * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board - k - TT_BASE_EXCESS);
+}
+
+/* The model's seconds for building a k-seed database and searching with it. */
+static double total_cost(const sow_game *g, int board, int k, int threads, bool value_only)
+{
+    double build = k > 0 ? (double)sow_db_bytes(g, k) / (DB_BUILD_RATE * threads) : 0;
+    return build + search_cost(board, k, threads, value_only);
+}
+
+/* The table for a database of k seeds (forced size, else by the excess). */
+static size_t table_mb(const sow_limits *lim, int board, int k)
+{
+    if (lim->tt_mb)
+        return lim->tt_mb;
+    size_t mb = lim->value_only ? 4 : 16;
+    for (int e = TT_BASE_EXCESS; e < board - k && mb < TT_MAX_MB; e++)
+        mb *= 2;
+    size_t quarter = (size_t)(lim->memory / MB / 4);
+    if (mb > quarter)
+        mb = quarter < 1 ? 1 : quarter;
+    return mb;
+}
+
+/* Does a k-seed database and its table fit the memory? */
+static bool fits(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    size_t bytes = sow_db_bytes(g, k);
+    uint64_t tt = (uint64_t)table_mb(lim, board, k) * MB;
+    return bytes != SIZE_MAX && tt <= lim->memory && bytes <= lim->memory - tt;
+}
+
+/* The default database size within lim->memory: the k that minimises the
+ * modelled build plus search, at least the small boards' minimum. */
+static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board)
+{
+    int kmax = sow_retro_max_seeds(g);
+    if (kmax > board)
+        kmax = board;
+    int small = board / 2 < SMALL_DB_SEEDS ? board / 2 : SMALL_DB_SEEDS;
+    int best = 0;
+    double best_cost = total_cost(g, board, 0, lim->threads, lim->value_only);
+    for (int k = 1; k <= kmax; k++) {
+        size_t bytes = sow_db_bytes(g, k);
+        if (bytes == SIZE_MAX || bytes > lim->memory)
+            break;
+        if (!fits(g, lim, board, k))
+            continue;
+        double cost = total_cost(g, board, k, lim->threads, lim->value_only);
+        if (cost < best_cost || k <= small) {
+            best_cost = cost;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static double mib(uint64_t bytes)
+{
+    return (double)bytes / (double)MB;
+}
+
+static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->error, sizeof out->error, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* The database decision: out->db_seeds and its reason. */
+static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
+{
+    int board = out->board_seeds;
+    bool forced = lim->db_seeds > 0;
+    if (lim->no_db || lim->db_seeds < 0) {
+        snprintf(out->why_db, sizeof out->why_db, "no database: none asked for");
+        return SOW_OK;
+    }
+    if (g->cycles) {
+        snprintf(out->why_db, sizeof out->why_db,
+                 "no database: %s can repeat positions", sow_game_name(g->cfg.game));
+        return SOW_OK;
+    }
+    if (forced) {
+        int k = lim->db_seeds;
+        if (k > board) {
+            k = board;
+            out->db_degraded = true;
+        }
+        if (k > sow_retro_max_seeds(g))
+            return fail(out, SOW_E_LIMIT,
+                        "a database up to %d seeds is beyond what its entries can hold for "
+                        "this game (at most %d)", k, sow_retro_max_seeds(g));
+        size_t tt = table_mb(lim, board, k);
+        if (!fits(g, lim, board, k)) {
+            size_t need = sow_db_bytes(g, k);
+            return fail(out, SOW_E_NOMEM,
+                        "a database up to %d seeds takes %.0f MB, more than the memory "
+                        "(%.0f MB) minus the %zu MB table", k,
+                        need == SIZE_MAX ? INFINITY : mib(need), mib(lim->memory), tt);
+        }
+        out->db_seeds = k;
+        if (out->db_degraded)
+            snprintf(out->why_db, sizeof out->why_db,
+                     "--db-seeds %d exceeds the %d seed%s on this board: using %d",
+                     lim->db_seeds, board, board == 1 ? "" : "s", k);
+        else
+            snprintf(out->why_db, sizeof out->why_db, "database up to %d seeds: as asked", k);
+        return SOW_OK;
+    }
+    int k = choose_db_seeds(g, lim, board);
+    out->db_seeds = k;
+    double cost = total_cost(g, board, k, lim->threads, lim->value_only);
+    /* Would the default budget have planned a bigger database, and does
+     * the model expect that to matter? */
+    sow_limits dflt = *lim;
+    dflt.memory = sow_plan_default_memory();
+    int kd = dflt.memory > lim->memory ? choose_db_seeds(g, &dflt, board) : k;
+    double cost_d = total_cost(g, board, kd, lim->threads, lim->value_only);
+    if (kd > k && cost > TRIAL_SECONDS && cost > DEGRADED_RATIO * cost_d) {
+        out->db_degraded = true;
+        if (k == 0)
+            snprintf(out->why_db, sizeof out->why_db,
+                     "--memory %.0f MB leaves no room for a database: searching without one "
+                     "(the default %.0f MB gives a %d-seed database; expect a slower solve)",
+                     mib(lim->memory), mib(dflt.memory), kd);
+        else
+            snprintf(out->why_db, sizeof out->why_db,
+                     "--memory %.0f MB leaves room for a database of %d seeds only (the "
+                     "default %.0f MB gives %d; expect a slower solve)",
+                     mib(lim->memory), k, mib(dflt.memory), kd);
+    } else if (k == 0) {
+        snprintf(out->why_db, sizeof out->why_db,
+                 board == 0 ? "no database: no seeds on the board"
+                 : fits(g, lim, board, 1) ? "no database: the cost model expects none to be faster"
+                                          : "no database: the memory leaves no room for one");
+    } else {
+        snprintf(out->why_db, sizeof out->why_db,
+                 "database up to %d seeds (%.0f MB): the fastest by the cost model that fits "
+                 "the memory beside its table (%.1f s modelled)",
+                 k, mib(sow_db_bytes(g, k)), cost);
+    }
+    return SOW_OK;
+}
+
+sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
+                      sow_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->limits = *lim;
+    sow_limits *L = &out->limits;
+    if (L->threads < 0)
+        return fail(out, SOW_E_ARG, "threads: %d is negative", L->threads);
+    if (L->threads == 0)
+        L->threads = sow_plan_default_threads();
+    if (L->memory == 0)
+        L->memory = sow_plan_default_memory();
+    if (L->memory < MB)
+        return fail(out, SOW_E_ARG, "the memory budget is under 1 MB");
+    if (sow_position_check(g, pos) != SOW_OK)
+        return fail(out, SOW_E_POSITION, "not a position of this game");
+    if (L->no_db && (L->db_dir || L->db_seeds > 0))
+        return fail(out, SOW_E_ARG, "--no-db excludes --db and --db-seeds");
+    if (g->cycles && (L->db_dir || L->db_seeds > 0))
+        return fail(out, SOW_E_ARG, "%s has no endgame database (it can repeat positions)",
+                    sow_game_name(g->cfg.game));
+    if ((uint64_t)L->tt_mb * MB > L->memory)
+        return fail(out, SOW_E_ARG, "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb,
+                    mib(L->memory));
+    out->board_seeds = pit_seeds(g, pos);
+
+    sow_err e = plan_db(g, L, out);
+    if (e)
+        return e;
+    int k = out->db_seeds;
+    out->tt_mb = table_mb(L, out->board_seeds, k);
+    if (k > 0) {
+        out->db_bytes = sow_db_bytes(g, k);
+        out->db_budget = L->memory - (uint64_t)out->tt_mb * MB;
+        out->root_in_db = k >= out->board_seeds;
+    }
+    if (L->tt_mb)
+        snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: as asked", out->tt_mb);
+    else
+        snprintf(out->why_tt, sizeof out->why_tt,
+                 "table %zu MB: %d seed%s above the database; %d MB%s up to %d, doubling per "
+                 "seed more, at most a quarter of the memory and %d MB",
+                 out->tt_mb, out->board_seeds - k, out->board_seeds - k == 1 ? "" : "s",
+                 L->value_only ? 4 : 16, L->value_only ? "" : " (every move's value)",
+                 TT_BASE_EXCESS, TT_MAX_MB);
+
+    if (k == 0)
+        snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
+    else if (L->db_seeds > 0)
+        snprintf(out->why_trial, sizeof out->why_trial, "no trial: the database size is forced");
+    else if (L->db_dir)
+        snprintf(out->why_trial, sizeof out->why_trial,
+                 "no trial: the database folder may hold the files already");
+    else {
+        out->trial_seconds = TRIAL_SECONDS;
+        if (L->time_limit > 0 && L->time_limit < out->trial_seconds)
+            out->trial_seconds = L->time_limit;
+        snprintf(out->why_trial, sizeof out->why_trial,
+                 "a %.0f s search without a database first: most small boards end there",
+                 out->trial_seconds);
+    }
+    return SOW_OK;
+}
+
+/* ---- Running the plan -------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU seconds of the process, all threads: on a loaded machine a fairer
+ * measure of the search than wall-clock. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int db_probe(const void *ctx, const sow_pos *p)
+{
+    return sow_db_probe(ctx, p);
+}
+
+static void db_prefetch(const void *ctx, const sow_pos *p)
+{
+    sow_db_prefetch(ctx, p);
+}
+
+static const int8_t *db_entry(const void *ctx, const sow_pos *p)
+{
+    return sow_db_entry(ctx, p);
+}
+
+static sow_err result_fail(sow_plan_result *out, sow_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static sow_err result_fail(sow_plan_result *out, sow_err e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->error, sizeof out->error, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* The root's answer from the database, as a search result: every move
+ * exact, and a principal variation read move by move (South's opening
+ * turn under the pie rule scored as the root scores it). */
+static sow_err answer_from_db(const sow_db *db, const sow_game *g, const sow_pos *pos,
+                              bool pie_opening, sow_search_result *r)
+{
+    sow_err e = sow_db_probe_root(db, g, pos, pie_opening, &r->sol);
+    if (e)
+        return e;
+    for (int i = 0; i < r->sol.nmoves; i++)
+        r->move_exact[i] = true;
+    r->lower = r->upper = r->sol.score;
+    r->oracle_probes = r->sol.nodes;
+    r->pv_len = 0;
+    sow_pos p = *pos;
+    int best = r->sol.best;
+    sow_move mv = best >= 0 ? r->sol.moves[best] : 0;
+    while (best >= 0 && r->pv_len < SOW_PV_MAX) {
+        r->pv[r->pv_len++] = mv;
+        sow_make(g, &p, mv);
+        pie_opening = pie_opening && sow_pos_to_move(&p) == SOW_SOUTH;
+        if (sow_over(g, &p))
+            break;
+        sow_solution s;
+        e = sow_db_probe_root(db, g, &p, pie_opening, &s);
+        if (e)
+            return e;
+        r->sol.nodes += s.nodes;
+        best = s.best;
+        mv = best >= 0 ? s.moves[best] : 0;
+    }
+    return SOW_OK;
+}
+
+static bool stopped(const sow_limits *L)
+{
+    return L->stop && *L->stop;
+}
+
+/* Bounds on the root score before any search: the banked stores plus or
+ * minus every seed left (and a tie-break). */
+static void wide_bounds(const sow_game *g, const sow_pos *pos, int board, sow_search_result *r)
+{
+    int banked = (pos->b[SOW_B_STORE] - pos->b[SOW_HALF + SOW_B_STORE]) * g->score_scale;
+    r->lower = banked - board * g->score_scale - 1;
+    r->upper = banked + board * g->score_scale + 1;
+    r->sol.nmoves = sow_moves(g, pos, r->sol.moves);
+    r->sol.best = -1;
+}
+
+sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
+                       const sow_plan_callbacks *cb, sow_plan_result *out)
+{
+    static const sow_plan_callbacks none = {0};
+    if (!cb)
+        cb = &none;
+    const sow_limits *L = &plan->limits;
+    double t0 = now();
+    memset(out, 0, sizeof *out);
+    wide_bounds(g, pos, plan->board_seeds, &out->search);
+    sow_search *s = NULL;
+    sow_db *db = NULL;
+    sow_err e = SOW_OK;
+
+    if (!plan->root_in_db || plan->trial_seconds > 0) {
+        sow_search_options so = {
+            .threads = L->threads,
+            .tt_mb = plan->tt_mb,
+            .pie_opening = L->pie_opening,
+            .value_only = L->value_only,
+            .pv_max = SOW_PV_MAX,
+            .progress = cb->search_progress,
+            .progress_ctx = cb->ctx,
+            .progress_every = cb->progress_every,
+            .stop = L->stop,
+        };
+        e = sow_search_new(g, &so, &s);
+        if (e == SOW_E_NOMEM)
+            return result_fail(out, e, "cannot allocate a %zu MB transposition table",
+                               plan->tt_mb);
+        if (e)
+            return result_fail(out, e, "%s", sow_err_name(e));
+    }
+
+    if (plan->trial_seconds > 0) {
+        if (cb->phase)
+            cb->phase(cb->ctx, "trial");
+        sow_search_set_time_limit(s, plan->trial_seconds);
+        double c0 = cpu_now();
+        e = sow_search_solve(s, pos, &out->search);
+        out->cpu_seconds += cpu_now() - c0;
+        if (e == SOW_OK) {
+            out->trial_solved = true;
+            goto done;
+        }
+        out->trial_nodes = out->search.sol.nodes;
+        if (e != SOW_E_INTERRUPTED || stopped(L))
+            goto done;
+        e = SOW_OK;
+    }
+
+    if (L->time_limit > 0 && now() - t0 >= L->time_limit) {
+        e = SOW_E_INTERRUPTED;
+        goto done;
+    }
+    if (plan->db_seeds > 0) {
+        if (cb->phase)
+            cb->phase(cb->ctx, "database");
+        if (L->db_dir && mkdir(L->db_dir, 0777) != 0 && errno != EEXIST) {
+            char msg[128];
+            e = result_fail(out, SOW_E_IO, "cannot create %s: %s", L->db_dir,
+                            strerror_r(errno, msg, sizeof msg));
+            goto done;
+        }
+        sow_db_options o = {
+            .threads = L->threads,
+            .memory = plan->db_budget,
+            .progress = cb->db_progress,
+            .progress_ctx = cb->ctx,
+            .stop = L->stop,
+        };
+        double d0 = now();
+        char why[SOW_PLAN_WHY];
+        e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, &db, why, sizeof why);
+        out->db_seconds = now() - d0;
+        if (e) {
+            result_fail(out, e, "database up to %d seeds: %s", plan->db_seeds, why);
+            goto done;
+        }
+        out->db_seeds = plan->db_seeds;
+        out->db_bytes = plan->db_bytes;
+    }
+
+    if (plan->root_in_db) {
+        if (cb->phase)
+            cb->phase(cb->ctx, "probe");
+        uint64_t trial = out->trial_nodes;
+        double p0 = now();
+        memset(&out->search, 0, sizeof out->search);
+        e = answer_from_db(db, g, pos, L->pie_opening, &out->search);
+        if (e) {
+            result_fail(out, e, "probing the root: %s", sow_err_name(e));
+            goto done;
+        }
+        out->search.seconds = out->search.seconds_value = now() - p0;
+        out->search.sol.nodes += trial;
+        goto done;
+    }
+
+    if (cb->phase)
+        cb->phase(cb->ctx, "search");
+    if (db) {
+        sow_oracle oracle = {plan->db_seeds, db_probe, db, db_prefetch, db_entry};
+        sow_search_set_oracle(s, &oracle);
+    }
+    /* What is left of the time limit (a database build is not cut short). */
+    double limit = L->time_limit > 0 ? L->time_limit - (now() - t0) : 0;
+    if (L->time_limit > 0 && limit <= 0) {
+        e = SOW_E_INTERRUPTED;
+        goto done;
+    }
+    sow_search_set_time_limit(s, limit);
+    double c0 = cpu_now();
+    e = sow_search_solve(s, pos, &out->search);
+    out->cpu_seconds += cpu_now() - c0;
+    out->search.sol.nodes += out->trial_nodes;
+
+done:
+    if (e == SOW_E_LIMIT && !out->error[0])
+        result_fail(out, e, "a line of play is longer than the search stack");
+    else if (e && !out->error[0])
+        result_fail(out, e, "%s", e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
+    if (s)
+        sow_search_free(s);
+    sow_db_close(db);
+    out->seconds = now() - t0;
+    return e;
+}

@@ -1,0 +1,606 @@
+/* test_plan.c - the solve plan (sow/plan.h) and root probing
+ * (sow_db_probe_root).
+ *
+ * The plan's decisions are checked directly: the documented choices for
+ * Kalah(6,4) and (6,5) (doc/search.md), tiny and huge budgets, forced
+ * sizes, no database, a database folder, Toguz, value only against every
+ * move, threads. Then sow_plan_solve end to end on small boards against
+ * the reference solver, in each of its paths (trial, database + search,
+ * root from the database, no database, interrupted), and
+ * sow_db_probe_root against the reference solver, pie rule included.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sow/db.h"
+#include "sow/game.h"
+#include "sow/notation.h"
+#include "sow/plan.h"
+#include "sow/refsolve.h"
+#include "sow/rules.h"
+
+#define MB ((uint64_t)1 << 20)
+
+static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
+{
+    sow_config c = {id, m, n, variant};
+    assert_int_equal(sow_game_init(g, &c), SOW_OK);
+}
+
+static sow_plan make(const sow_game *g, const sow_limits *lim, sow_err want)
+{
+    sow_pos p;
+    sow_game_start(g, &p);
+    sow_plan plan;
+    sow_err e = sow_plan_make(g, &p, lim, &plan);
+    if (e != want)
+        fail_msg("sow_plan_make: %s (%s), expected %s", sow_err_name(e), plan.error,
+                 sow_err_name(want));
+    if (e)
+        assert_true(plan.error[0] != '\0');
+    return plan;
+}
+
+/* What every plan promises: the database and its table fit the memory,
+ * the table is sized for the database planned, each decision explained. */
+static void check_invariants(const sow_game *g, const sow_plan *p)
+{
+    assert_true(p->limits.threads >= 1);
+    assert_true(p->tt_mb >= 1);
+    assert_true(p->why_tt[0] && p->why_db[0] && p->why_trial[0]);
+    if (p->db_seeds > 0) {
+        assert_int_equal(p->db_bytes, sow_db_bytes(g, p->db_seeds));
+        assert_int_equal(p->db_budget, p->limits.memory - p->tt_mb * MB);
+        assert_true(p->db_bytes <= p->db_budget);
+        assert_true(p->db_seeds <= p->board_seeds);
+        assert_int_equal(p->root_in_db, p->db_seeds == p->board_seeds);
+    } else {
+        assert_int_equal(p->db_bytes, 0);
+        assert_false(p->root_in_db);
+        assert_true(p->trial_seconds == 0);
+    }
+    assert_true(p->tt_mb * MB <= p->limits.memory);
+}
+
+/* ---- decisions ---------------------------------------------------------- */
+
+/* The documented defaults (doc/search.md): Kalah(6,4) gets 20 seeds for
+ * its value on 2 threads, 21 for every move, 19 for the value on 1
+ * thread; Kalah(6,5) 26 with 4 GB. The table follows the excess. */
+static void test_default_budget(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    struct { int threads; bool value_only; int db; size_t tt; } want[] = {
+        {2, true, 20, 64},   /* excess 28: 4 MB doubled 4 times */
+        {2, false, 21, 128}, /* excess 27: 16 MB doubled 3 times */
+        {1, true, 19, 128},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        sow_limits lim = {.memory = 4096 * MB, .threads = want[i].threads,
+                          .value_only = want[i].value_only};
+        sow_plan p = make(&g, &lim, SOW_OK);
+        check_invariants(&g, &p);
+        assert_int_equal(p.board_seeds, 48);
+        assert_int_equal(p.db_seeds, want[i].db);
+        assert_int_equal(p.tt_mb, want[i].tt);
+        assert_true(p.trial_seconds == 2.0);
+        assert_false(p.db_degraded);
+    }
+    game_of(&g, SOW_KALAH, 6, 5, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 2, .value_only = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 26);
+    assert_int_equal(p.tt_mb, 1024); /* excess 34: capped */
+
+    /* Chungkala 6x2's long games: at least min(b/2, 12) seeds, more than
+     * the model alone would give. */
+    game_of(&g, SOW_CHUNGKALA, 6, 2, 0);
+    lim = (sow_limits){.memory = 4096 * MB, .threads = 1, .value_only = true};
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 12);
+
+    /* Zero limits: the defaults filled in. */
+    sow_limits none = {0};
+    p = make(&g, &none, SOW_OK);
+    assert_int_equal(p.limits.memory, sow_plan_default_memory());
+    assert_int_equal(p.limits.threads, sow_plan_default_threads());
+    assert_true(sow_plan_default_threads() >= 1);
+    assert_true(sow_plan_default_memory() >= 256 * MB);
+    assert_true(sow_plan_default_memory() <= 4096 * MB);
+}
+
+/* 1 MB: no room for a database, said as a degraded decision; the table
+ * takes the whole megabyte. */
+static void test_tiny_budget(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = MB, .threads = 1, .value_only = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 0);
+    assert_int_equal(p.tt_mb, 1);
+    assert_true(p.db_degraded);
+    assert_non_null(strstr(p.why_db, "leaves no room for a database"));
+    /* A small budget on a small board changes nothing worth a warning. */
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_false(p.db_degraded);
+    /* 16 MB: a smaller database than the default, still worth saying. */
+    game_of(&g, SOW_KALAH, 6, 5, 0);
+    lim.memory = 16 * MB;
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_true(p.db_seeds > 0 && p.db_seeds < 26);
+    assert_true(p.db_degraded);
+    /* Under 1 MB: not a budget. */
+    lim.memory = MB - 1;
+    make(&g, &lim, SOW_E_ARG);
+}
+
+/* A huge budget: the model still picks a finite database, never beyond
+ * the entry encoding; at least what 4 GB gets. */
+static void test_huge_budget(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 5, 0);
+    sow_limits lim = {.memory = (uint64_t)1 << 44, .threads = 2, .value_only = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_true(p.db_seeds >= 26 && p.db_seeds <= sow_retro_max_seeds(&g));
+    assert_true(p.tt_mb <= 1024);
+}
+
+static void test_forced_tt(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = 256 * MB, .threads = 2, .tt_mb = 200, .value_only = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.tt_mb, 200);
+    /* Only 56 MB left for the database: smaller than the 20 seeds 4 GB gets. */
+    assert_true(p.db_seeds > 0 && p.db_seeds < 20);
+    assert_true(sow_db_bytes(&g, p.db_seeds + 1) > 56 * MB);
+    lim.tt_mb = 257;
+    p = make(&g, &lim, SOW_E_ARG);
+    assert_non_null(strstr(p.error, "--tt-mb"));
+}
+
+static void test_forced_db_seeds(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    /* Within the board: as asked, no trial, table by its excess. */
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .db_seeds = 10, .value_only = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 10);
+    assert_int_equal(p.tt_mb, 1024); /* excess 38 */
+    assert_true(p.trial_seconds == 0);
+    assert_false(p.db_degraded);
+    /* Above the board's 16 seeds: lowered, said, and the root is in it. */
+    game_of(&g, SOW_KALAH, 4, 2, 0);
+    lim.db_seeds = 30;
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 16);
+    assert_true(p.root_in_db);
+    assert_true(p.db_degraded);
+    assert_string_equal(p.why_db, "--db-seeds 30 exceeds the 16 seeds on this board: using 16");
+    /* Above the budget: an error, before anything is built. */
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    lim = (sow_limits){.memory = 64 * MB, .threads = 1, .db_seeds = 24};
+    p = make(&g, &lim, SOW_E_NOMEM);
+    assert_non_null(strstr(p.error, "24 seeds"));
+    /* Beyond what an int8 entry holds (Chungkala's scores carry a
+     * tie-break: fewer seeds fit). */
+    game_of(&g, SOW_CHUNGKALA, 6, 8, 0);
+    lim = (sow_limits){.memory = 4096 * MB, .threads = 1,
+                       .db_seeds = sow_retro_max_seeds(&g) + 1};
+    assert_true(lim.db_seeds < 96);
+    make(&g, &lim, SOW_E_LIMIT);
+}
+
+static void test_no_db(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .no_db = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 0);
+    assert_int_equal(p.tt_mb, 1024); /* excess 48 */
+    assert_false(p.db_degraded);
+    lim.no_db = false;
+    lim.db_seeds = -1;
+    p = make(&g, &lim, SOW_OK);
+    assert_int_equal(p.db_seeds, 0);
+    lim.no_db = true;
+    lim.db_seeds = 0;
+    lim.db_dir = "db";
+    make(&g, &lim, SOW_E_ARG);
+    lim.db_dir = NULL;
+    lim.db_seeds = 12;
+    make(&g, &lim, SOW_E_ARG);
+}
+
+/* A folder: the model's size, no trial (its files may be there). */
+static void test_db_dir(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 2, .value_only = true, .db_dir = "db"};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 20);
+    assert_true(p.trial_seconds == 0);
+}
+
+static void test_cycles(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_TOGUZ, 5, 5, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 0);
+    assert_non_null(strstr(p.why_db, "repeat"));
+    lim.db_dir = "db";
+    make(&g, &lim, SOW_E_ARG);
+    lim.db_dir = NULL;
+    lim.db_seeds = 5;
+    make(&g, &lim, SOW_E_ARG);
+}
+
+/* Every move's value costs more search: a database at least as large, a
+ * bigger table at the same excess. More threads build faster in
+ * proportion than they search: a database at least as large. */
+static void test_value_only_and_threads(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_CHUNGKALA, 6, 4, 0);
+    for (int t = 1; t <= 8; t *= 2) {
+        sow_limits lv = {.memory = 4096 * MB, .threads = t, .value_only = true};
+        sow_limits la = lv;
+        la.value_only = false;
+        sow_plan pv = make(&g, &lv, SOW_OK), pa = make(&g, &la, SOW_OK);
+        check_invariants(&g, &pv);
+        check_invariants(&g, &pa);
+        assert_int_equal(pv.limits.threads, t);
+        assert_true(pa.db_seeds >= pv.db_seeds);
+        if (pa.db_seeds == pv.db_seeds && 4 * pv.tt_mb <= 1024)
+            assert_int_equal(pa.tt_mb, 4 * pv.tt_mb);
+        if (t > 1) {
+            lv.threads = t / 2;
+            assert_true(pv.db_seeds >= make(&g, &lv, SOW_OK).db_seeds);
+        }
+    }
+    sow_limits bad = {.threads = -1};
+    make(&g, &bad, SOW_E_ARG);
+}
+
+/* ---- running a plan ----------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+static void random_position(const sow_game *g, uint64_t seed, int plies, sow_pos *p)
+{
+    sow_game_start(g, p);
+    for (int i = 0; i < plies; i++) {
+        sow_move ms[SOW_MAX_MOVES];
+        int n = sow_moves(g, p, ms);
+        if (n == 0)
+            break;
+        sow_make(g, p, ms[rng_next(&seed) % (uint64_t)n]);
+    }
+}
+
+/* The same answer as the reference: score, value, outcome, the moves, and
+ * every exact move score; a bound where not exact; the best move's score
+ * is the value. */
+static void assert_same(const sow_solution *ref, const sow_search_result *r, bool value_only)
+{
+    const sow_solution *s = &r->sol;
+    assert_int_equal(s->score, ref->score);
+    assert_int_equal(s->value, ref->value);
+    assert_int_equal(s->outcome, ref->outcome);
+    assert_int_equal(s->nmoves, ref->nmoves);
+    for (int i = 0; i < s->nmoves; i++) {
+        assert_int_equal(s->moves[i], ref->moves[i]);
+        if (r->move_exact[i] || !value_only)
+            assert_int_equal(s->move_scores[i], ref->move_scores[i]);
+        else
+            assert_true(s->move_scores[i] >= ref->move_scores[i]);
+    }
+    if (s->nmoves) {
+        assert_true(s->best >= 0);
+        assert_int_equal(ref->move_scores[s->best], ref->score);
+    }
+    assert_int_equal(r->lower, ref->score);
+    assert_int_equal(r->upper, ref->score);
+}
+
+typedef struct phases {
+    char seen[64];
+} phases;
+
+static void on_phase(void *ctx, const char *phase)
+{
+    phases *ph = ctx;
+    strncat(ph->seen, phase, sizeof ph->seen - strlen(ph->seen) - 2);
+    strcat(ph->seen, " ");
+}
+
+/* Plans and solves p within lim; the result must equal the reference's,
+ * through the phases listed. */
+static void solve_vs_ref(const sow_game *g, const sow_pos *p, sow_limits lim,
+                         const char *want_phases)
+{
+    sow_plan plan;
+    assert_int_equal(sow_plan_make(g, p, &lim, &plan), SOW_OK);
+    phases ph = {""};
+    sow_plan_callbacks cb = {.phase = on_phase, .ctx = &ph};
+    static sow_plan_result res;
+    sow_err e = sow_plan_solve(g, p, &plan, &cb, &res);
+    if (e)
+        fail_msg("sow_plan_solve: %s", res.error);
+    sow_solution ref;
+    assert_int_equal(sow_ref_solve(g, p, lim.pie_opening, 256, &ref), SOW_OK);
+    assert_same(&ref, &res.search, lim.value_only);
+    if (want_phases)
+        assert_string_equal(ph.seen, want_phases);
+    assert_int_equal(res.db_seeds, res.trial_solved ? 0 : plan.db_seeds);
+    if (res.search.pv_len) {
+        assert_true(res.search.sol.best >= 0);
+        assert_int_equal(res.search.pv[0], res.search.sol.moves[res.search.sol.best]);
+    }
+}
+
+static void test_solve_paths(void **state)
+{
+    (void)state;
+    sow_game g;
+    sow_pos p;
+    game_of(&g, SOW_KALAH, 3, 3, 0);
+    sow_game_start(&g, &p);
+    sow_limits base = {.memory = 64 * MB, .threads = 1};
+    /* Default: a small board ends in the trial. */
+    solve_vs_ref(&g, &p, base, "trial ");
+    /* A forced database below the board: database, then search. */
+    sow_limits l = base;
+    l.db_seeds = 8;
+    solve_vs_ref(&g, &p, l, "database search ");
+    l.value_only = true;
+    l.threads = 2;
+    solve_vs_ref(&g, &p, l, "database search ");
+    /* The whole board in the database: no search. */
+    l = base;
+    l.db_seeds = 18;
+    solve_vs_ref(&g, &p, l, "database probe ");
+    /* No database. */
+    l = base;
+    l.no_db = true;
+    solve_vs_ref(&g, &p, l, "search ");
+    /* The pie rule, searched and from the database. */
+    game_of(&g, SOW_KALAH, 3, 3, SOW_VAR_PIE);
+    sow_game_start(&g, &p);
+    l = base;
+    l.pie_opening = true;
+    solve_vs_ref(&g, &p, l, NULL);
+    l.db_seeds = 18;
+    solve_vs_ref(&g, &p, l, "database probe ");
+    l.db_seeds = 10;
+    solve_vs_ref(&g, &p, l, "database search ");
+    /* Other games and positions. */
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        sow_game_id ids[] = {SOW_KALAH, SOW_CHUNGKALA, SOW_CONGKAK, SOW_TOGUZ};
+        sow_game_id id = ids[seed % 4];
+        game_of(&g, id, 3, id == SOW_TOGUZ ? 2 : 3, 0);
+        random_position(&g, seed, (int)seed, &p);
+        l = base;
+        l.db_seeds = id == SOW_TOGUZ ? 0 : 6;
+        solve_vs_ref(&g, &p, l, NULL);
+    }
+}
+
+/* A folder that does not exist is created (one level), its files saved. */
+static void test_solve_db_dir(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sow-plan-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[64], file[128], name[64];
+    snprintf(sub, sizeof sub, "%s/db", dir);
+    sow_game g;
+    sow_pos p;
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    sow_game_start(&g, &p);
+    sow_limits l = {.memory = 64 * MB, .threads = 1, .db_seeds = 5, .db_dir = sub};
+    solve_vs_ref(&g, &p, l, "database search ");
+    sow_db_file_name(&g, 5, name, sizeof name);
+    snprintf(file, sizeof file, "%s/%s", sub, name);
+    struct stat st;
+    assert_int_equal(stat(file, &st), 0);
+    /* Again, from the files. */
+    solve_vs_ref(&g, &p, l, "database search ");
+    for (int k = 0; k <= 5; k++) {
+        sow_db_file_name(&g, k, name, sizeof name);
+        snprintf(file, sizeof file, "%s/%s", sub, name);
+        assert_int_equal(unlink(file), 0);
+    }
+    assert_int_equal(rmdir(sub), 0);
+    /* Two levels missing: an error that says so. */
+    snprintf(sub, sizeof sub, "%s/a/b", dir);
+    sow_plan plan;
+    assert_int_equal(sow_plan_make(&g, &p, &l, &plan), SOW_OK);
+    static sow_plan_result res;
+    assert_int_equal(sow_plan_solve(&g, &p, &plan, NULL, &res), SOW_E_IO);
+    assert_non_null(strstr(res.error, "cannot create"));
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* The stop flag set: interrupted at once, with bounds that hold the value
+ * and no best move claimed without a search. */
+static void test_solve_interrupted(void **state)
+{
+    (void)state;
+    sow_game g;
+    sow_pos p;
+    game_of(&g, SOW_KALAH, 3, 3, 0);
+    sow_game_start(&g, &p);
+    sow_solution ref;
+    assert_int_equal(sow_ref_solve(&g, &p, false, 256, &ref), SOW_OK);
+    static volatile int stop = 1;
+    static sow_plan_result res;
+    for (int forced = 0; forced <= 1; forced++) {
+        sow_limits l = {.memory = 64 * MB, .threads = 1, .stop = &stop,
+                        .db_seeds = forced ? 8 : 0};
+        sow_plan plan;
+        assert_int_equal(sow_plan_make(&g, &p, &l, &plan), SOW_OK);
+        assert_int_equal(sow_plan_solve(&g, &p, &plan, NULL, &res), SOW_E_INTERRUPTED);
+        assert_true(res.search.lower <= ref.score && ref.score <= res.search.upper);
+        assert_true(res.search.lower < res.search.upper);
+        assert_int_equal(res.search.sol.nmoves, ref.nmoves);
+    }
+    /* A time limit already spent before the search. */
+    sow_limits l = {.memory = 64 * MB, .threads = 1, .no_db = true, .time_limit = 1e-9};
+    sow_plan plan;
+    assert_int_equal(sow_plan_make(&g, &p, &l, &plan), SOW_OK);
+    assert_int_equal(sow_plan_solve(&g, &p, &plan, NULL, &res), SOW_E_INTERRUPTED);
+    assert_true(res.search.lower <= ref.score && ref.score <= res.search.upper);
+}
+
+/* ---- root probing ------------------------------------------------------- */
+
+/* Every position up to 12 seeds on 3 pits that random play reaches, and
+ * the pie rule's opening turn, against the reference solver; and the
+ * arguments it refuses. */
+static void test_probe_root(void **state)
+{
+    (void)state;
+    sow_game_id ids[] = {SOW_KALAH, SOW_CHUNGKALA, SOW_CONGKAK};
+    for (size_t gi = 0; gi < 3; gi++) {
+        sow_game g;
+        game_of(&g, ids[gi], 3, 2, 0);
+        sow_db *db;
+        assert_int_equal(sow_db_open(&g, 12, NULL, NULL, &db, NULL, 0), SOW_OK);
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            sow_pos p;
+            random_position(&g, seed * 7919 + gi, (int)(seed % 9), &p);
+            sow_solution s, ref;
+            assert_int_equal(sow_db_probe_root(db, &g, &p, false, &s), SOW_OK);
+            assert_int_equal(sow_ref_solve(&g, &p, false, 64, &ref), SOW_OK);
+            assert_int_equal(s.score, ref.score);
+            assert_int_equal(s.value, ref.value);
+            assert_int_equal(s.outcome, ref.outcome);
+            assert_int_equal(s.nmoves, ref.nmoves);
+            for (int i = 0; i < s.nmoves; i++)
+                assert_int_equal(s.move_scores[i], ref.move_scores[i]);
+            if (s.nmoves)
+                assert_int_equal(s.move_scores[s.best], s.score);
+            else
+                assert_int_equal(s.best, -1);
+        }
+        /* More seeds than the database: refused. */
+        sow_game big;
+        game_of(&big, ids[gi], 3, 3, 0);
+        sow_pos p;
+        sow_game_start(&big, &p);
+        sow_solution s;
+        assert_int_equal(sow_db_probe_root(db, &big, &p, false, &s), SOW_E_ARG);
+        /* The pie rule where South is not to move: refused. */
+        sow_game_start(&g, &p);
+        assert_int_equal(sow_db_probe_root(db, &g, &p, true, &s), SOW_E_ARG);
+        sow_db_close(db);
+    }
+    /* The pie rule: Kalah 3x2 with pie, within South's opening turn. */
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 2, SOW_VAR_PIE);
+    sow_db *db;
+    assert_int_equal(sow_db_open(&g, 12, NULL, NULL, &db, NULL, 0), SOW_OK);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    for (int step = 0; step < 2; step++) {
+        sow_solution s, ref, plain;
+        assert_int_equal(sow_db_probe_root(db, &g, &p, true, &s), SOW_OK);
+        assert_int_equal(sow_ref_solve(&g, &p, true, 64, &ref), SOW_OK);
+        assert_int_equal(s.score, ref.score);
+        for (int i = 0; i < s.nmoves; i++)
+            assert_int_equal(s.move_scores[i], ref.move_scores[i]);
+        /* The rule matters here, so the test can tell the two apart. */
+        assert_int_equal(sow_db_probe_root(db, &g, &p, false, &plain), SOW_OK);
+        if (step == 0)
+            assert_int_not_equal(plain.score, s.score);
+        /* South's pit 2 (move 1) sows into her store on 3x2: her turn
+         * again, still within the opening turn. */
+        if (step == 0) {
+            sow_make(&g, &p, 1);
+            assert_int_equal(sow_pos_to_move(&p), SOW_SOUTH);
+        }
+    }
+    /* A finished position needs no database. */
+    sow_config c = {SOW_KALAH, 3, 2, 0};
+    assert_int_equal(sow_game_init(&g, &c), SOW_OK);
+    sow_pos over;
+    assert_int_equal(sow_pos_parse(&g, "0,0,0/5/1,0,0/6/s", &over, NULL, 0), SOW_OK);
+    sow_solution s;
+    assert_int_equal(sow_db_probe_root(NULL, &g, &over, false, &s), SOW_OK);
+    assert_int_equal(s.nmoves, 0);
+    assert_int_equal(s.score, sow_terminal_score(&g, &over));
+    sow_db_close(db);
+}
+
+int main(int argc, char **argv)
+{
+    /* Many tiny parallel searches: libgomp's idle threads would spin
+     * between them (its default wait policy) and eat the other core. The
+     * policy is read when libgomp loads, so set it and start again. */
+    if (!getenv("OMP_WAIT_POLICY")) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        execv("/proc/self/exe", argv);
+    }
+    (void)argc;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_budget),
+        cmocka_unit_test(test_tiny_budget),
+        cmocka_unit_test(test_huge_budget),
+        cmocka_unit_test(test_forced_tt),
+        cmocka_unit_test(test_forced_db_seeds),
+        cmocka_unit_test(test_no_db),
+        cmocka_unit_test(test_db_dir),
+        cmocka_unit_test(test_cycles),
+        cmocka_unit_test(test_value_only_and_threads),
+        cmocka_unit_test(test_solve_paths),
+        cmocka_unit_test(test_solve_db_dir),
+        cmocka_unit_test(test_solve_interrupted),
+        cmocka_unit_test(test_probe_root),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# test_solve_cli.sh SOW - `sow solve` end to end, its rough edges: the
+# board as it is with --position, --db-seeds above the board, a database
+# dropped for --memory, progress in logs, Ctrl-C, the principal variation's
+# sides, the default thread count, a --db folder that does not exist yet.
+set -euo pipefail
+SOW=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect_status() { # expect_status N cmd...
+  local want=$1; shift
+  local got=0
+  "$@" >"$T/out" 2>"$T/err" || got=$?
+  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
+  if [ "$want" = 2 ]; then
+    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
+  fi
+}
+json() { # json EXPR: EXPR holds for d, the JSON object in $T/out
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+    "$T/out" "$1" || fail "JSON check '$1' on: $(cat "$T/out")"
+}
+has() { # has FILE REGEX
+  grep -Eq "$2" "$T/$1" || fail "$1 lacks /$2/: $(cat "$T/$1")"
+}
+lacks() {
+  ! grep -Eq "$2" "$T/$1" || fail "$1 has /$2/: $(cat "$T/$1")"
+}
+
+# --position: the board as it is, not the game's default seeds per pit.
+expect_status 0 "$SOW" solve kalah --position 1,0,2,0,0/3/0,3,0,1,0/2/s --quiet
+has out '^kalah, 5 pits, 7 seeds on the board: value'
+expect_status 0 "$SOW" solve kalah --position 0,0,1/4/0,0,0/6/n --quiet
+has out '^kalah, 3 pits, 1 seed on the board: value'
+expect_status 0 "$SOW" solve kalah --position 1,0,2,0,0/3/0,3,0,1,0/2/s --json --quiet
+json 'd["seeds"] is None and d["seeds_on_board"] == 7 and d["stores"] == {"south": 3, "north": 2}'
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --json --quiet
+json 'd["seeds"] == 2 and d["seeds_on_board"] == 12 and d["interrupted"] is False'
+expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 1 --dir "$T/q" --quiet
+expect_status 0 "$SOW" db query kalah --position 0,0,1/4/0,0,0/6/n --dir "$T/q"
+has out '^kalah, 3 pits, 1 seed on the board'
+
+# --db-seeds above the board's seeds: capped, and said (not an error).
+expect_status 0 "$SOW" solve kalah --pits 4 --seeds 2 --db-seeds 30 --json --quiet
+has err 'db-seeds 30 exceeds the 16 seeds on this board: using 16'
+json 'd["db"]["seeds"] == 16 and d["db"]["root"] is True and d["solver"] == "database"'
+# ... and the database's answer is the search's.
+cp "$T/out" "$T/fromdb"
+expect_status 0 "$SOW" solve kalah --pits 4 --seeds 2 --no-db --json --quiet
+python3 - "$T/fromdb" "$T/out" <<'PY' || fail "database root and search differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if all(a[k] == b[k] for k in ("value", "outcome", "moves")) else 1)
+PY
+
+# The principal variation says whose move each is.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --quiet
+has out '^pv: S[1-3]( [SN][1-3])*$'
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --json --quiet
+json 'd["pv"] and all(len(m) == 2 and m[0] in "SN" and m[1] in "123" for m in d["pv"]) and d["pv"][0] == "S" + d["best"]'
+# Kalah 3x2: South's pit 2 ends in her store, so her next move is hers too.
+json '"S2" not in d["pv"][:1] or d["pv"][1][0] == "S"'
+expect_status 0 "$SOW" solve kalah --position 1,0,2/3/0,3,1/2/n --json --quiet
+json 'd["pv"][0][0] == "N"'
+
+# Threads: the cores available by default, and reported.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --json --quiet
+json 'd["threads"] == len(__import__("os").sched_getaffinity(0))'
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --json --quiet --threads 1
+json 'd["threads"] == 1'
+
+# --db DIR that does not exist: created (one level), as db build does.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db "$T/new" --db-seeds 6 --quiet
+[ -f "$T/new/kalah-m3-k6.sowdb" ] || fail "--db did not create $T/new: $(ls "$T")"
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --db "$T/a/b" --db-seeds 6 --quiet
+has err 'cannot create'
+
+# --verbose: every decision with its reason.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --verbose --quiet
+has err '^plan: .*threads?, memory'
+has err '^plan: table'
+has err '^plan: (no )?(database|trial|a 2 s search)'
+
+# Ctrl-C: the bounds proven so far and the best move, exit 130. The same
+# run checks that --memory 1 says it drops the database, and that progress
+# reaches a log (stderr not a terminal) after about a second, without ETA.
+interrupt() { # interrupt cmd...: runs it, sends SIGINT after 1.5 s
+  "$@" >"$T/out" 2>"$T/err" &
+  local pid=$!
+  sleep 1.5
+  kill -INT "$pid"
+  local got=0
+  wait "$pid" || got=$?
+  [ "$got" = 130 ] || fail "'$*' exited $got after SIGINT, expected 130: $(cat "$T/err")"
+}
+interrupt "$SOW" solve kalah --pits 6 --seeds 4 --memory 1 --threads 1
+has err '^sow: note: --memory 1 MB leaves no room for a database: searching without one'
+has err '^value: value in \[[-+][0-9]+, [-+][0-9]+\]'
+lacks err 'ETA'
+has out '^kalah 6x4: interrupted after [0-9.]+ s: value in \[[-+][0-9]+, [-+][0-9]+\] for south \(to move\)'
+has out '^(best move so far: [1-6]|no best move found yet)$'
+interrupt "$SOW" solve kalah --pits 6 --seeds 6 --no-db --threads 1 --json --quiet
+json 'd["interrupted"] is True and d["lower"] <= d["upper"] and (d["best"] is None or d["best"] in "123456")'
+[ ! -s "$T/err" ] || fail "--quiet printed on stderr: $(cat "$T/err")"
+
+echo "test_solve_cli: all passed"
