@@ -23,9 +23,10 @@ static const char usage_build[] =
     "\n"
     "Computes the seed counts 0..K of the database of GAME (kalah, chungkala,\n"
     "congkak) that D lacks and saves each one as a file; an interrupted build\n"
-    "(Ctrl-C: exit status 130) resumes where it stopped. D defaults to the\n"
-    "current directory; a missing D is created once every argument checked,\n"
-    "and removed again if the build then fails before saving a file.\n"
+    "(Ctrl-C: exit status 130; a second Ctrl-C kills it at once) resumes\n"
+    "where it stopped. D defaults to the current directory; a missing D is\n"
+    "created once every argument is checked, and removed again if the build\n"
+    "then fails before saving a file.\n"
     "A build locks D (flock on D/.lock, holding its pid): a second build into\n"
     "D waits for it, then loads what it saved and builds only the rest.\n"
     "Progress goes to stderr; the last line on stdout says which seed counts\n"
@@ -222,9 +223,12 @@ static int db_build(int argc, char **argv)
         .threads = T, .memory = (uint64_t)mb << 20, .progress = quiet ? NULL : on_progress,
         .progress_ctx = &ps, .stop = &stop_flag, .make_dir = true, .wait = on_wait,
     };
-    /* No SA_RESTART: a signal also cuts short the wait for the lock. */
+    /* The first Ctrl-C stops at the next chunk, cleanly; SA_RESETHAND lets
+     * a second one kill at once (its temporary file is then removed by the
+     * next build or by verify --clean). */
     struct sigaction sa = {0};
     sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
