@@ -348,7 +348,11 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         }
     }
     struct stat st;
-    if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    if (dir && stat(dir, &st) != 0) {
+        sow_db_say(why, why_size, "cannot open the folder %s: %s", dir, strerror(errno));
+        return SOW_E_IO;
+    }
+    if (dir && !S_ISDIR(st.st_mode)) {
         sow_db_say(why, why_size, "%s is not a directory", dir);
         return SOW_E_IO;
     }
