@@ -1,6 +1,7 @@
 /* test_db.c - database files: round trip, resume, and refusal of every kind
  * of bad file (truncated, flipped bytes, other game / board / variant,
- * missing seed count). The bad files are made here from good ones. */
+ * missing seed count). The bad files are made here from good ones. Then
+ * the folder lock between builds, and a folder made by the open itself. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -275,12 +277,183 @@ static void test_bad_dir(void **state)
     assert_non_null(strstr(why, "/nonexistent/dir"));
 }
 
+/* What the wait callback saw, and what it does: copy the files a build
+ * elsewhere made into the folder and let go of the lock (as the build
+ * holding it would), or ask to stop. */
+typedef struct waited {
+    int calls;
+    long holder;
+    char dir[64];
+    const char *from;  /* folder to copy every file from, or NULL */
+    int lock_fd;       /* released after the copy */
+    volatile int *stop;
+} waited;
+
+static void on_wait(void *ctx, const char *d, long holder)
+{
+    waited *w = ctx;
+    w->calls++;
+    w->holder = holder;
+    snprintf(w->dir, sizeof w->dir, "%s", d);
+    if (w->stop)
+        *w->stop = 1;
+    if (!w->from)
+        return;
+    DIR *dd = opendir(w->from);
+    struct dirent *e;
+    char a[600], b[600];
+    while ((e = readdir(dd)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(a, sizeof a, "%s/%s", w->from, e->d_name);
+        snprintf(b, sizeof b, "%s/%s", d, e->d_name);
+        copy_file(a, b);
+    }
+    closedir(dd);
+    snprintf(a, sizeof a, "%s/%s", d, SOW_DB_LOCK_NAME);
+    unlink(a);
+    close(w->lock_fd);
+}
+
+/* Holds dir/.lock as another process's build would, naming pid. */
+static int hold_lock(long pid)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    int fd = open(p, O_RDWR | O_CREAT, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    dprintf(fd, "%ld\n", pid);
+    return fd;
+}
+
+static void test_lock(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_KALAH, 3, 0);
+    const int K = 8;
+    char other[128], lock[600];
+    snprintf(other, sizeof other, "%s/other", dir);
+    snprintf(lock, sizeof lock, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    sow_db *db, *mem;
+    assert_int_equal(sow_db_open(&g, K, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    for (int k = 0; k <= K; k++)
+        assert_true(sow_db_built(mem, k));
+
+    /* Held: the open waits, says by whom, and stops when asked to. */
+    int fd = hold_lock(4242);
+    volatile int stop = 0;
+    waited w = {.stop = &stop};
+    sow_db_options o = {.stop = &stop, .wait = on_wait, .wait_ctx = &w};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_int_equal(w.calls, 1);
+    assert_int_equal(w.holder, 4242);
+    assert_string_equal(w.dir, dir);
+    assert_non_null(strstr(why, "waiting for the build of pid 4242"));
+    /* Nothing was written, and the lock file is still the holder's. */
+    char p[256];
+    path_of(&g, 0, p, sizeof p);
+    assert_int_equal(access(p, F_OK), -1);
+    assert_int_equal(access(lock, F_OK), 0);
+
+    /* Once the holder has saved the files and let go, they are loaded,
+     * not built again. */
+    assert_int_equal(mkdir(other, 0777), 0);
+    assert_int_equal(sow_db_open(&g, K, other, NULL, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    waited w2 = {.from = other, .lock_fd = fd};
+    sow_db_options o2 = {.wait = on_wait, .wait_ctx = &w2};
+    assert_int_equal(sow_db_open(&g, K, dir, &o2, &db, why, sizeof why), SOW_OK);
+    assert_int_equal(w2.calls, 1);
+    for (int k = 0; k <= K; k++)
+        assert_false(sow_db_built(db, k));
+    assert_same(mem, db, K, 3);
+    sow_db_close(db);
+    /* No build needed: no lock taken, none left. */
+    assert_int_equal(access(lock, F_OK), -1);
+
+    /* A build that finds the lock free takes it, builds only what is
+     * missing, and removes the lock file when done. */
+    path_of(&g, 5, p, sizeof p);
+    unlink(p);
+    assert_int_equal(sow_db_open(&g, K, dir, NULL, &db, why, sizeof why), SOW_OK);
+    for (int k = 0; k <= K; k++)
+        assert_int_equal(sow_db_built(db, k), k == 5);
+    assert_same(mem, db, K, 3);
+    sow_db_close(db);
+    assert_int_equal(access(lock, F_OK), -1);
+
+    /* A stale lock file (its process was killed, so nobody holds the
+     * lock) does not stop a build. */
+    unlink(p);
+    FILE *f = fopen(lock, "w");
+    fputs("999999999\n", f);
+    fclose(f);
+    w = (waited){0};
+    o = (sow_db_options){.wait = on_wait, .wait_ctx = &w};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_int_equal(w.calls, 0);
+    assert_true(sow_db_built(db, 5));
+    sow_db_close(db);
+    assert_int_equal(access(lock, F_OK), -1);
+    sow_db_close(mem);
+    rm_dir_files(other);
+    rmdir(other);
+}
+
+static void test_make_dir(void **state)
+{
+    (void)state;
+    sow_game g;
+    game(&g, SOW_CONGKAK, 3, 0);
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/made", dir);
+    sow_db *db;
+    /* Refused before any folder is made: over the budget, Toguz. */
+    sow_db_options o = {.make_dir = true, .memory = 1000};
+    assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_E_NOMEM);
+    assert_int_equal(access(sub, F_OK), -1);
+    sow_game t;
+    game(&t, SOW_TOGUZ, 3, 0);
+    o.memory = 0;
+    assert_int_equal(sow_db_open(&t, 8, sub, &o, &db, why, sizeof why), SOW_E_ARG);
+    assert_int_equal(access(sub, F_OK), -1);
+    /* Interrupted before saving a file: the folder it made goes again. */
+    volatile int stop = 1;
+    o.stop = &stop;
+    assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_int_equal(access(sub, F_OK), -1);
+    /* Without make_dir a missing folder is an error, not made. */
+    assert_int_equal(sow_db_open(&g, 8, sub, NULL, &db, why, sizeof why), SOW_E_IO);
+    assert_int_equal(access(sub, F_OK), -1);
+    /* Made, filled, and no lock file left. */
+    stop = 0;
+    assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", sub, SOW_DB_LOCK_NAME);
+    assert_int_equal(access(p, F_OK), -1);
+    snprintf(p, sizeof p, "%s/congkak-m3-k8.sowdb", sub);
+    assert_int_equal(access(p, F_OK), 0);
+    /* A folder it did not make is never removed, even empty. */
+    rm_dir_files(sub);
+    stop = 1;
+    assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_int_equal(access(sub, F_OK), 0);
+    rmdir(sub);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_refusals),
         cmocka_unit_test(test_interrupted_resumes),
         cmocka_unit_test(test_bad_dir),
+        cmocka_unit_test(test_lock),
+        cmocka_unit_test(test_make_dir),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

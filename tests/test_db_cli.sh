@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # test_db_cli.sh SOW - `sow db` end to end: build, verify, info, query
 # (checked against `sow solve` on the keys both promise: value, outcome,
-# every move's value, a best move of the best value), and bad input
-# (exit status 2, one line on stderr).
+# every move's value, a best move of the best value), bad input (exit
+# status 2, one line on stderr), refused builds that leave no folder, the
+# folder lock between two builds, Ctrl-C, and what verify says of the
+# leftovers of a killed build.
 set -euo pipefail
 SOW=$1
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+bg=() # background builds, ended if a check fails while they run
+trap 'for p in "${bg[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 expect_status() { # expect_status N cmd...
@@ -63,9 +66,21 @@ same kalah --position 0,0,0/9/0,1,2/6/s
 expect_status 2 "$SOW" db build toguz --pits 3 --max-seeds 4 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --max-seeds 4 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --pits 3 --dir "$T/x"
+expect_status 2 "$SOW" db build kalah --pits 6 --max-seeds 24 --memory 500 --dir "$T/x"
+grep -Eq "needs 1\.3[0-9] GB \([0-9]+ MB\), over the memory budget of 0\.52 GB \(500 MB\)" "$T/err" || fail "memory message: $(cat "$T/err")"
 expect_status 2 "$SOW" db build kalah --pits 6 --max-seeds 24 --memory 0.5 --dir "$T/x"
-grep -Eq "needs 1\.3[0-9] GB, over the memory budget of 0\.50 GB" "$T/err" || fail "memory message: $(cat "$T/err")"
 expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 4 --threads 0 --dir "$T/x"
+expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 200 --dir "$T/x"
+expect_status 2 "$SOW" db build chungkala --pits 3 --max-seeds 60 --dir "$T/x"
+grep -q "up to .* seeds (int8 entries)" "$T/err" || fail "limit message: $(cat "$T/err")"
+# None of those refused builds left a folder behind.
+[ ! -e "$T/x" ] || fail "a refused build left $T/x"
+# --dir naming a file, or a folder in a missing one: refused, nothing made.
+touch "$T/plain"
+expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 4 --dir "$T/plain" --quiet
+grep -q "is not a directory" "$T/err" || fail "file as --dir: $(cat "$T/err")"
+expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 4 --dir "$T/no/such" --quiet
+[ ! -e "$T/no" ] || fail "a refused build made $T/no"
 expect_status 2 "$SOW" db query kalah --pits 3 --seeds 2
 expect_status 2 "$SOW" db query kalah --pits 3 --seeds 3 --dir "$T/db"
 grep -q "seed count 13 is missing" "$T/err" || fail "missing message: $(cat "$T/err")"
@@ -81,4 +96,146 @@ grep -q "checksum mismatch" "$T/err" || fail "info message: $(cat "$T/err")"
 expect_status 1 "$SOW" db verify "$T/db"
 grep -q "BAD  kalah-m3-k12.sowdb" "$T/out" || fail "verify output: $(cat "$T/out")"
 expect_status 2 "$SOW" db query kalah --pits 3 --seeds 2 --dir "$T/db"
+# A build refuses the bad file too, and rebuilds it (only it) once removed.
+expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet
+grep -q "checksum mismatch" "$T/err" || fail "build over a bad file: $(cat "$T/err")"
+rm "$f"
+expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet --threads 1
+grep -q "built seed counts 12 (6188 positions, 1 thread), loaded 0..11" "$T/out" ||
+  fail "rebuild of one seed count: $(cat "$T/out")"
+expect_status 0 "$SOW" db verify "$T/db"
+
+# Each subcommand's --help, and its hints name the real command.
+for sub in build info verify query; do
+  expect_status 0 "$SOW" db "$sub" --help
+  grep -q "usage: sow db $sub" "$T/out" || fail "db $sub --help: $(cat "$T/out")"
+  expect_status 2 "$SOW" db "$sub" --no-such-option
+  grep -q "see sow db $sub --help" "$T/err" || fail "db $sub hint: $(cat "$T/err")"
+done
+expect_status 2 "$SOW" db verify "$T/db" extra
+grep -q "unexpected argument 'extra' (see sow db verify --help)" "$T/err" || fail "verify hint: $(cat "$T/err")"
+expect_status 2 "$SOW" db info "$T/db" extra
+grep -q "see sow db info --help" "$T/err" || fail "info hint: $(cat "$T/err")"
+expect_status 0 "$SOW" db --help
+grep -q "sow db SUBCOMMAND --help" "$T/out" || fail "db --help: $(cat "$T/out")"
+grep -q "exit status: 0 all good; 1 a problem" <("$SOW" db verify --help) || fail "verify --help states no exit codes"
+
+# info on a folder summarises its databases.
+expect_status 0 "$SOW" db info "$T/db"
+grep -q "a folder of 52 database files" "$T/out" || fail "info DIR: $(cat "$T/out")"
+grep -q "^congkak-m3: seed counts 0..12, complete (13 files" "$T/out" || fail "info DIR: $(cat "$T/out")"
+grep -q "truncated" "$T/out" && fail "info DIR: $(cat "$T/out")"
+mkdir "$T/empty"
+expect_status 2 "$SOW" db info "$T/empty"
+expect_status 2 "$SOW" db verify "$T/empty"
+expect_status 2 "$SOW" db verify "$T/db/congkak-m3-k7.sowdb"
+grep -q "Not a directory (for a file: sow db info FILE)" "$T/err" || fail "verify FILE: $(cat "$T/err")"
+
+# A renamed file: info refuses it as verify does.
+cp "$T/db/congkak-m3-k7.sowdb" "$T/congkak-m3-k8.sowdb"
+expect_status 2 "$SOW" db info "$T/congkak-m3-k8.sowdb"
+grep -q "congkak-m3-k8.sowdb: its header describes congkak-m3-k7.sowdb" "$T/err" || fail "info renamed: $(cat "$T/err")"
+cp "$T/db/congkak-m3-k7.sowdb" "$T/db/congkak-m3-k8.sowdb.copy.sowdb"
+expect_status 1 "$SOW" db verify "$T/db"
+grep -q "BAD  congkak-m3-k8.sowdb.copy.sowdb: its header describes congkak-m3-k7.sowdb" "$T/out" || fail "verify renamed: $(cat "$T/out")"
+rm "$T/db/congkak-m3-k8.sowdb.copy.sowdb"
+
+# Leftovers of builds: a temporary whose process is gone is a problem
+# (exit 1) that --clean removes; one of a live process (this shell) is a
+# build in progress, reported and kept; so is a lock file no build holds.
+expect_status 0 "$SOW" db verify "$T/db"
+head -c 1000 /dev/zero >"$T/db/kalah-m3-k5.sowdb.tmp.999999999"
+head -c 1000 /dev/zero >"$T/db/kalah-m3-k6.sowdb.tmp.$$"
+echo 999999999 >"$T/db/.lock"
+expect_status 1 "$SOW" db verify "$T/db"
+grep -q "STALE kalah-m3-k5.sowdb.tmp.999999999: 0.0 MB, left by process 999999999, which is gone (--clean removes it)" "$T/out" || fail "stale temp: $(cat "$T/out")"
+grep -q "TEMP kalah-m3-k6.sowdb.tmp.$$: .*process $$ is running" "$T/out" || fail "live temp: $(cat "$T/out")"
+grep -q "STALE .lock: no build holds it (left by process 999999999)" "$T/out" || fail "stale lock: $(cat "$T/out")"
+grep -q "PROBLEMS FOUND" "$T/out" || fail "verify summary: $(cat "$T/out")"
+expect_status 0 "$SOW" db info "$T/db"
+grep -q "STALE kalah-m3-k5.sowdb.tmp.999999999" "$T/out" || fail "info DIR leftovers: $(cat "$T/out")"
+expect_status 0 "$SOW" db verify "$T/db" --clean
+grep -q "removed kalah-m3-k5.sowdb.tmp.999999999" "$T/out" || fail "--clean: $(cat "$T/out")"
+grep -q "removed .lock" "$T/out" || fail "--clean: $(cat "$T/out")"
+[ ! -e "$T/db/kalah-m3-k5.sowdb.tmp.999999999" ] && [ ! -e "$T/db/.lock" ] || fail "--clean left them"
+[ -e "$T/db/kalah-m3-k6.sowdb.tmp.$$" ] || fail "--clean removed a live process's temporary"
+rm "$T/db/kalah-m3-k6.sowdb.tmp.$$"
+
+# The folder lock. This shell holds DIR/.lock as a build would; two builds
+# started into DIR both wait, saying for whom. Once it is released one of
+# them builds every file and the other, after waiting for it in turn,
+# loads them all: the work is done once.
+c="$T/conc"
+mkdir "$c"
+exec 9>"$c/.lock"
+flock -n 9 || fail "cannot lock $c/.lock"
+echo $$ >&9
+for w in a b; do
+  # 9>&-: a child sharing this shell's locked descriptor would hold the lock
+  # itself and wait for ever; timeout: a failure here must not hang the suite.
+  timeout 120 "$SOW" db build kalah --pits 4 --max-seeds 14 --dir "$c" --quiet --threads 1 \
+    >"$T/$w.out" 2>"$T/$w.err" 9>&- &
+  bg+=($!)
+done
+for i in $(seq 400); do
+  [ "$(cat "$T/a.err" "$T/b.err" | grep -c "waiting for the build of pid $$ in $c")" = 2 ] && break
+  sleep 0.05
+done
+for w in a b; do
+  grep -q "waiting for the build of pid $$ in $c (it holds $c/.lock)" "$T/$w.err" || fail "build $w did not wait: $(cat "$T/$w.err")"
+done
+ls "$c" | grep -q sowdb && fail "a build wrote files while the lock was held"
+rm "$c/.lock" # released as a build releases it: unlinked, then unlocked
+exec 9>&-
+wait "${bg[0]}" || fail "build a failed: $(cat "$T/a.err")"
+wait "${bg[1]}" || fail "build b failed: $(cat "$T/b.err")"
+bg=()
+cat "$T/a.out" "$T/b.out" >"$T/ab.out"
+grep -c "built seed counts 0..14 (319770 positions, 1 thread), loaded none" "$T/ab.out" | grep -qx 1 || fail "not built once: $(cat "$T/ab.out")"
+grep -c "built seed counts none (0 positions, 1 thread), loaded 0..14" "$T/ab.out" | grep -qx 1 || fail "not loaded once: $(cat "$T/ab.out")"
+[ ! -e "$c/.lock" ] || fail "the lock file outlived the builds"
+expect_status 0 "$SOW" db verify "$c"
+grep -q "kalah-m4: seed counts 0..14, complete" "$T/out" || fail "verify after the lock: $(cat "$T/out")"
+
+# Ctrl-C while waiting for the lock: exit 130, nothing written.
+mkdir "$T/w"
+: >"$T/w.err"
+exec 9>"$T/w/.lock"
+flock -n 9 || fail "cannot lock $T/w/.lock"
+echo $$ >&9
+"$SOW" db build kalah --pits 3 --max-seeds 6 --dir "$T/w" --quiet 2>"$T/w.err" 9>&- & p=$!
+bg+=($p)
+for i in $(seq 400); do grep -q waiting "$T/w.err" && break; sleep 0.05; done
+kill -INT $p
+got=0; wait $p || got=$?
+bg=()
+[ $got = 130 ] || fail "Ctrl-C while waiting: exit $got: $(cat "$T/w.err")"
+grep -q "interrupted while waiting for the build of pid $$" "$T/w.err" || fail "Ctrl-C while waiting: $(cat "$T/w.err")"
+exec 9>&-
+[ -z "$(ls "$T/w")" ] || fail "Ctrl-C while waiting wrote: $(ls "$T/w")"
+
+# Ctrl-C during a build: it stops, removes nothing it saved, leaves no
+# temporary, says where it stopped, exits 130; the next run resumes.
+i="$T/int"
+: >"$T/i.err"
+"$SOW" db build kalah --pits 5 --max-seeds 18 --dir "$i" --threads 1 2>"$T/i.err" >/dev/null & p=$!
+bg+=($p)
+for n in $(seq 1000); do grep -q "^seeds 12/18: .*(100%)" "$T/i.err" && break; sleep 0.01; done
+kill -INT $p
+got=0; wait $p || got=$?
+bg=()
+[ $got = 130 ] || fail "Ctrl-C during the build: exit $got: $(tail -1 "$T/i.err")"
+tail -1 "$T/i.err" | grep -Eq "^sow: db build: interrupted while building seed count (1[3-8]); every seed count saved before it stays in $i: run the same command again to resume$" ||
+  fail "Ctrl-C message: $(tail -1 "$T/i.err")"
+stopped=$(tail -1 "$T/i.err" | sed -E 's/.*seed count ([0-9]+);.*/\1/')
+ls "$i" | grep -q tmp && fail "Ctrl-C left a temporary: $(ls "$i")"
+[ -e "$i/kalah-m5-k$((stopped - 1)).sowdb" ] && [ ! -e "$i/kalah-m5-k$stopped.sowdb" ] || fail "Ctrl-C at $stopped: $(ls "$i")"
+expect_status 0 "$SOW" db build kalah --pits 5 --max-seeds 18 --dir "$i" --quiet
+grep -q "built seed counts $stopped..18 .*, loaded 0..$((stopped - 1))" "$T/out" || fail "resume: $(cat "$T/out")"
+expect_status 0 "$SOW" db verify "$i"
+
+# --threads defaults to the cores available.
+expect_status 0 "$SOW" db build kalah --pits 2 --max-seeds 3 --dir "$T/th" --quiet
+n=$(nproc)
+grep -q " positions, $n threads\?)" "$T/out" || fail "default threads (nproc $n): $(cat "$T/out")"
 echo "ok"

@@ -35,6 +35,14 @@
  * it further per game: sow_retro_max_seeds). */
 #define SOW_DB_MAX_SEEDS 127
 
+/* Called when the folder is locked by another process's build (sow_db_open
+ * with a dir), once, before waiting for it: holder is the pid written in the
+ * lock file (0 if it cannot be read). Called from the calling thread. */
+typedef void (*sow_db_wait_fn)(void *ctx, const char *dir, long holder);
+
+/* Name of the lock file in a database folder (see sow_db_open). */
+#define SOW_DB_LOCK_NAME ".lock"
+
 typedef struct sow_db_options {
     int threads;               /* OpenMP threads for building; 0 = default */
     uint64_t memory;           /* budget in bytes for the tables; 0 = none */
@@ -46,7 +54,15 @@ typedef struct sow_db_options {
     bool in_place;             /* probe loaded files where they are mapped
                                   (4 KB pages) instead of copying them into
                                   huge pages: for a few probes only */
-    const volatile int *stop;  /* if set while building: SOW_E_INTERRUPTED */
+    const volatile int *stop;  /* if set while building or waiting for the
+                                  folder's lock: SOW_E_INTERRUPTED */
+    bool make_dir;             /* with a dir: create it (one level) if it is
+                                  missing, once every other check has passed;
+                                  removed again if the open then fails before
+                                  saving a file */
+    sow_db_wait_fn wait;       /* told when the folder's lock is held by
+                                  another process; may be NULL */
+    void *wait_ctx;
 } sow_db_options;
 
 /* The layout is public so that sow_db_probe can be inline; treat it as
@@ -104,11 +120,18 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  *   counts (unless opt->no_build), each file written to a temporary name,
  *   fsynced and renamed, so an interrupted build resumes at the first seed
  *   count without a file.
+ *   Building takes the folder's lock first: flock(2) on dir/.lock, which
+ *   holds the holder's pid and is unlinked when the build ends. A second
+ *   process that needs to build into the same folder waits for the lock
+ *   (telling opt->wait, polling opt->stop), then loads the seed counts the
+ *   first one saved and builds only what is still missing. Opening without
+ *   building anything (every file there, or no_build) takes no lock, so a
+ *   read-only folder works.
  * opt may be NULL (defaults). On error, *out is NULL and a one-line reason
  * is written to why[0..why_size) (if why is not NULL).
  * Errors: SOW_E_ARG (Toguz; bad max_seeds), SOW_E_LIMIT (max_seeds beyond
  * the entry encoding), SOW_E_NOMEM (over opt->memory, or out of memory),
- * SOW_E_IO, SOW_E_FORMAT, SOW_E_CHECKSUM, SOW_E_MISMATCH, SOW_E_MISSING,
+ * SOW_E_IO (dir missing or not a folder, cannot lock or write), SOW_E_FORMAT, SOW_E_CHECKSUM, SOW_E_MISMATCH, SOW_E_MISSING,
  * SOW_E_INTERRUPTED. */
 sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
                     const sow_db_options *opt, sow_db **out, char *why, size_t why_size);
@@ -128,6 +151,10 @@ void sow_db_close(sow_db *db);
  * reads only. */
 sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *pos,
                           bool pie_opening, sow_solution *out);
+
+/* Was seed count k computed by the sow_db_open that returned db (true), or
+ * loaded from its file (false)? */
+bool sow_db_built(const sow_db *db, int k);
 
 /* ---- Files (doc/db-format.md) --------------------------------------- */
 

@@ -2,21 +2,85 @@
  * (doc/db-format.md, doc/retrograde.md). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "sow/db.h"
 
-static const char usage[] =
+#define DEFAULT_MEMORY_MB 8192
+
+static const char usage_build[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
-    "                 [--threads T] [--memory GB] [--quiet]\n"
-    "       sow db info FILE\n"
-    "       sow db verify DIR\n"
+    "                 [--threads T] [--memory MB] [--quiet]\n"
+    "\n"
+    "Computes the seed counts 0..K of the database of GAME (kalah, chungkala,\n"
+    "congkak) that D lacks and saves each one as a file; an interrupted build\n"
+    "(Ctrl-C: exit status 130; a second Ctrl-C kills it at once) resumes\n"
+    "where it stopped. D defaults to the current directory; a missing D is\n"
+    "created once every argument is checked, and removed again if the build\n"
+    "then fails before saving a file.\n"
+    "A build locks D (flock on D/.lock, holding its pid): a second build into\n"
+    "D waits for it, then loads what it saved and builds only the rest.\n"
+    "Progress goes to stderr; the last line on stdout says which seed counts\n"
+    "were built and which loaded.\n"
+    "\n"
+    "  --variant A,B       kalah: empty-capture, end-on-turn, no-sweep, pie\n"
+    "                      (pie shares the files of the game without it)\n"
+    "  --threads T         OpenMP threads (default: the cores available)\n"
+    "  --memory MB         bound on the tables and the build's scratch memory\n"
+    "                      (default 8192): a build over it is refused at once\n"
+    "  --quiet             no progress\n"
+    "\n"
+    "example: sow db build kalah --pits 6 --max-seeds 20 --dir db\n";
+
+static const char usage_info[] =
+    "usage: sow db info FILE|DIR\n"
+    "\n"
+    "FILE: prints a database file's parameters, checks both its checksums and\n"
+    "that its name is the one its header gives (exit 2 if not).\n"
+    "DIR: summarises the databases of a folder from the files' headers: seed\n"
+    "counts present and missing, sizes, temporaries of unfinished builds\n"
+    "(sow db verify DIR also checks every payload checksum).\n";
+
+static const char usage_verify[] =
+    "usage: sow db verify DIR [--clean]\n"
+    "\n"
+    "Checks every *.sowdb file of DIR (header, parameters, payload checksum,\n"
+    "its name against its header), that each database has every seed count\n"
+    "from 0 to its largest, and reports what builds left behind: temporary\n"
+    "files (NAME.tmp.PID) with their size and whether process PID still runs,\n"
+    "and the lock file of a build that was killed.\n"
+    "\n"
+    "  --clean             remove the temporaries whose process is gone and a\n"
+    "                      lock file no build holds\n"
+    "\n"
+    "exit status: 0 all good; 1 a problem in DIR (a bad file, a missing seed\n"
+    "count, leftovers of a killed build that --clean did not remove); 2 bad\n"
+    "input (usage, DIR unreadable, no database file in DIR).\n";
+
+static const char usage_query[] =
+    "usage: sow db query GAME --pits M [--variant A,B] --dir D\n"
+    "                 (--position P | --seeds N [--moves LIST]) [--json]\n"
+    "\n"
+    "The value (final margin for the player to move, stores included),\n"
+    "outcome and every legal move's value, from the files in D (nothing is\n"
+    "built); the same JSON keys as `sow solve`.\n"
+    "\n"
+    "example: sow db query kalah --pits 6 --dir db --position 0,0,1,0,2,1/20/1,0,0,0,3,0/20/s\n";
+
+static const char usage_db[] =
+    "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
+    "                 [--threads T] [--memory MB] [--quiet]\n"
+    "       sow db info FILE|DIR\n"
+    "       sow db verify DIR [--clean]\n"
     "       sow db query GAME --pits M [--variant A,B] --dir D\n"
     "                 (--position P | --seeds N [--moves LIST]) [--json]\n"
     "\n"
@@ -25,32 +89,19 @@ static const char usage[] =
     "gain of the player to move (doc/retrograde.md). One file per seed count\n"
     "(doc/db-format.md). Toguz can repeat positions and has no database.\n"
     "\n"
-    "build   computes the seed counts 0..K that DIR lacks and saves each one\n"
-    "        (an interrupted build resumes where it stopped). Progress goes\n"
-    "        to stderr. --memory GB (default 8) bounds the tables: a build\n"
-    "        that would not fit is refused before it starts. --dir defaults\n"
-    "        to the current directory (created if missing).\n"
-    "info    prints a file's parameters and checks its checksum.\n"
-    "verify  checks every file of DIR (header, parameters, checksum) and that\n"
-    "        each database has every seed count from 0 up; exit 1 if not.\n"
-    "query   the value (final margin for the player to move, stores included),\n"
-    "        outcome and every legal move's value, from the files in DIR;\n"
-    "        the same JSON keys as `sow solve`.\n"
+    "build   computes and saves the seed counts D lacks (resumable, locked)\n"
+    "info    a file's parameters, or a summary of a folder\n"
+    "verify  checks every file of a folder; exit 0 good, 1 problems, 2 bad input\n"
+    "query   a position's value and every move's, from the files\n"
     "\n"
-    "  --variant A,B       kalah: empty-capture, end-on-turn, no-sweep, pie\n"
-    "                      (pie shares the files of the game without it)\n"
-    "  --threads T         OpenMP threads (default: all cores)\n"
-    "\n"
-    "example: sow db build kalah --pits 6 --max-seeds 20 --dir db\n"
-    "         sow db query kalah --pits 6 --dir db --position 0,0,1,0,2,1/20/1,0,0,0,3,0/20/s\n";
+    "sow db SUBCOMMAND --help for each one's options.\n";
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    stop_signal = sig;
     stop_flag = 1;
 }
 
@@ -90,12 +141,54 @@ static void on_progress(void *ctx, const sow_progress *p)
             e, st->tty ? (level_done ? "\033[K\n" : "\033[K") : "\n");
 }
 
+/* Printed even with --quiet: a build that seems to hang should say why. */
+static void on_wait(void *ctx, const char *dir, long holder)
+{
+    (void)ctx;
+    if (holder)
+        fprintf(stderr, "sow: waiting for the build of pid %ld in %s (it holds %s/%s); then "
+                "loading what it saved\n", holder, dir, dir, SOW_DB_LOCK_NAME);
+    else
+        fprintf(stderr, "sow: waiting for another build in %s (it holds %s/%s); then loading "
+                "what it saved\n", dir, dir, SOW_DB_LOCK_NAME);
+}
+
 static void setup_game(cli_game *cg)
 {
     cli_game_setup(cg, true, true);
     if (cg->g.cycles)
         cli_fail("db: %s can repeat positions, so it has no retrograde database "
                  "(kalah, chungkala and congkak do)", sow_game_name(cg->cfg.game));
+}
+
+/* The cores this process may run on (its affinity mask, as taskset or a
+ * container sets it), which is what OpenMP would use. */
+static int cores_available(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* "0..12", "0..3,5,7..12" or "none": the seed counts k <= K with set[k]. */
+static void fmt_ranges(const bool *set, int K, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k <= K; k++) {
+        if (!set[k] || len >= n)
+            continue;
+        int e = k;
+        while (e < K && set[e + 1])
+            e++;
+        len += (size_t)snprintf(buf + len, n - len, e > k ? "%s%d..%d" : "%s%d", len ? "," : "",
+                                k, e);
+        k = e;
+    }
+    if (!buf[0])
+        snprintf(buf, n, "none");
 }
 
 static int db_build(int argc, char **argv)
@@ -111,7 +204,7 @@ static int db_build(int argc, char **argv)
     };
     const char *pos[1];
     int npos;
-    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage_build);
     cg.name = npos ? pos[0] : NULL;
     if (!cg.pits)
         cli_fail("db build: give --pits M");
@@ -119,24 +212,23 @@ static int db_build(int argc, char **argv)
         cli_fail("db build: give --max-seeds K");
     setup_game(&cg);
     int K = (int)cli_int("--max-seeds", maxs, 0, SOW_DB_MAX_SEEDS);
-    int T = threads ? (int)cli_int("--threads", threads, 1, 1024) : 0;
-    double gb = 8;
-    if (memory) {
-        char *end;
-        gb = strtod(memory, &end);
-        if (*memory == '\0' || *end != '\0' || !(gb > 0) || gb > 1e6)
-            cli_fail("--memory: expected a positive number of GB, got '%s'", memory);
-    }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        cli_fail("db build: cannot create %s: %s", dir, strerror(errno));
+    int T = threads ? (int)cli_int("--threads", threads, 1, 1024) : cores_available();
+    /* MB as in `sow solve --memory`: 2^20 bytes. */
+    long mb = memory ? cli_int("--memory", memory, 1, 1L << 30) : DEFAULT_MEMORY_MB;
+    if (!*dir)
+        cli_fail("db build: --dir: give a folder name");
 
     progress_state ps = {.tty = isatty(2) != 0};
     sow_db_options o = {
-        .threads = T, .memory = (uint64_t)(gb * 1e9), .progress = quiet ? NULL : on_progress,
-        .progress_ctx = &ps, .stop = &stop_flag,
+        .threads = T, .memory = (uint64_t)mb << 20, .progress = quiet ? NULL : on_progress,
+        .progress_ctx = &ps, .stop = &stop_flag, .make_dir = true, .wait = on_wait,
     };
+    /* The first Ctrl-C stops at the next chunk, cleanly; SA_RESETHAND lets
+     * a second one kill at once (its temporary file is then removed by the
+     * next build or by verify --clean). */
     struct sigaction sa = {0};
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
@@ -145,21 +237,33 @@ static int db_build(int argc, char **argv)
     double t0 = cli_now();
     sow_err e = sow_db_open(&cg.g, K, dir, &o, &db, why, sizeof why);
     double secs = cli_now() - t0;
-    if (e == SOW_E_INTERRUPTED)
-        cli_fail("db build: %s; the seed counts before it are saved in %s: run the same "
-                 "command again to resume", why, dir);
+    if (e == SOW_E_INTERRUPTED) {
+        /* Not bad input, so not cli_fail's status 2: the shell's 128 + signal. */
+        fflush(stdout);
+        fprintf(stderr, "sow: db build: %s; every seed count saved before it stays in %s: run "
+                "the same command again to resume\n", why, dir);
+        return 128 + (stop_signal ? (int)stop_signal : SIGINT);
+    }
     if (e)
         cli_fail("db build: %s", why);
-    uint64_t positions = 0;
-    for (int k = 0; k <= K; k++)
-        positions += sow_index_count(2 * cg.cfg.pits, k);
-    char first[128], last[128];
+    bool built[SOW_DB_MAX_SEEDS + 1], loaded[SOW_DB_MAX_SEEDS + 1];
+    uint64_t positions = 0, built_positions = 0;
+    for (int k = 0; k <= K; k++) {
+        uint64_t c = sow_index_count(2 * cg.cfg.pits, k);
+        built[k] = sow_db_built(db, k);
+        loaded[k] = !built[k];
+        positions += c;
+        built_positions += built[k] ? c : 0;
+    }
+    char first[128], last[128], b[256], l[256];
     sow_db_file_name(&cg.g, 0, first, sizeof first);
     sow_db_file_name(&cg.g, K, last, sizeof last);
-    printf("%s: %s up to %d seeds on %d pits per side, %llu positions, files %s .. %s "
-           "(%.2f s)\n",
+    fmt_ranges(built, K, b, sizeof b);
+    fmt_ranges(loaded, K, l, sizeof l);
+    printf("%s: %s up to %d seeds on %d pits per side, %llu positions, files %s .. %s; "
+           "built seed counts %s (%llu positions, %d thread%s), loaded %s (%.2f s)\n",
            dir, sow_game_name(cg.cfg.game), K, cg.cfg.pits, (unsigned long long)positions, first,
-           last, secs);
+           last, b, (unsigned long long)built_positions, T, T == 1 ? "" : "s", l, secs);
     sow_db_close(db);
     return 0;
 }
@@ -186,91 +290,189 @@ static void print_header(const char *path, const sow_db_header *h)
            (unsigned long long)h->checksum);
 }
 
-static int db_info(int argc, char **argv)
+/* Checks a file and that its name (the last part of path) is the one its
+ * header gives: a renamed file would otherwise be loaded as another seed
+ * count or game. */
+static bool check_file(const char *path, bool payload, sow_db_header *h, char *why, size_t n)
 {
-    const cli_opt opts[] = {{NULL, 0, NULL}};
-    const char *pos[1];
-    int npos;
-    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
-    if (!npos)
-        cli_fail("db info: give a FILE");
-    sow_db_header h;
-    char why[512];
-    if (sow_db_file_check(pos[0], false, &h, why, sizeof why) != SOW_OK)
-        cli_fail("db info: %s", why);
-    print_header(pos[0], &h);
-    return 0;
+    if (sow_db_file_check(path, !payload, h, why, n) != SOW_OK)
+        return false;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    sow_game g;
+    sow_config c = {h->game, h->m, 1, h->variant};
+    char want[128];
+    if (sow_game_init(&g, &c) != SOW_OK) {
+        snprintf(why, n, "its header describes an unsupported game");
+        return false;
+    }
+    sow_db_file_name(&g, h->seeds, want, sizeof want);
+    if (strcmp(want, base) != 0) {
+        snprintf(why, n, "its header describes %s", want);
+        return false;
+    }
+    return true;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Numbers in names in numeric order: k2 before k10. */
+static int cmp_name(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* What a database folder holds. */
+typedef struct folder {
+    char **files;   /* *.sowdb, sorted */
+    size_t nfiles;
+    char **temps;   /* *.sowdb.tmp.PID, sorted */
+    size_t ntemps;
+    bool lock;      /* a lock file is there */
+} folder;
+
+static void push(char ***v, size_t *n, const char *s)
+{
+    if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow to the next power of two */
+        *v = realloc(*v, (*n ? 2 * *n : 1) * sizeof **v);
+        if (!*v)
+            cli_fail("db: out of memory");
+    }
+    if (!((*v)[(*n)++] = strdup(s)))
+        cli_fail("db: out of memory");
+}
+
+/* The pid of a temporary's name, 0 if it is not one. */
+static long temp_pid(const char *name)
+{
+    const char *t = strstr(name, ".sowdb.tmp.");
+    if (!t)
+        return 0;
+    char *end;
+    long pid = strtol(t + 11, &end, 10);
+    return *end == '\0' && pid > 0 ? pid : 0;
+}
+
+static void read_folder(const char *cmd, const char *dir, folder *f)
+{
+    memset(f, 0, sizeof *f);
+    DIR *d = opendir(dir);
+    if (!d)
+        cli_fail("db %s: cannot open %s: %s%s", cmd, dir, strerror(errno),
+                 errno == ENOTDIR ? " (for a file: sow db info FILE)" : "");
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len > 6 && strcmp(de->d_name + len - 6, ".sowdb") == 0)
+            push(&f->files, &f->nfiles, de->d_name);
+        else if (temp_pid(de->d_name))
+            push(&f->temps, &f->ntemps, de->d_name);
+        else if (strcmp(de->d_name, SOW_DB_LOCK_NAME) == 0)
+            f->lock = true;
+    }
+    closedir(d);
+    qsort(f->files, f->nfiles, sizeof *f->files, cmp_name);
+    qsort(f->temps, f->ntemps, sizeof *f->temps, cmp_name);
+}
+
+static void free_folder(folder *f)
+{
+    for (size_t i = 0; i < f->nfiles; i++)
+        free(f->files[i]);
+    for (size_t i = 0; i < f->ntemps; i++)
+        free(f->temps[i]);
+    free(f->files);
+    free(f->temps);
+}
+
+static bool pid_alive(long pid)
+{
+    return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+}
+
+static double file_mb(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size / 1048576.0 : 0;
+}
+
+/* Reports the temporaries and the lock file of f; with clean, removes the
+ * temporaries whose process is gone and a lock file that no build holds.
+ * Returns the leftovers of killed builds still there. */
+static int report_leftovers(const char *dir, const folder *f, bool clean)
+{
+    int left = 0;
+    char path[4096];
+    for (size_t i = 0; i < f->ntemps; i++) {
+        long pid = temp_pid(f->temps[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, f->temps[i]);
+        double mb = file_mb(path);
+        if (pid_alive(pid)) {
+            printf("TEMP %s: %.1f MB, process %ld is running (a build in progress)\n",
+                   f->temps[i], mb, pid);
+        } else if (clean && unlink(path) == 0) {
+            printf("removed %s: %.1f MB, left by process %ld, which is gone\n", f->temps[i], mb,
+                   pid);
+        } else {
+            printf("STALE %s: %.1f MB, left by process %ld, which is gone%s\n", f->temps[i], mb,
+                   pid, clean ? "; cannot remove it" : " (--clean removes it)");
+            left++;
+        }
+    }
+    if (!f->lock)
+        return left;
+    snprintf(path, sizeof path, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return left; /* the build just ended and removed it */
+    char buf[32] = "";
+    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+    long pid = r > 0 ? strtol(buf, NULL, 10) : 0;
+    /* Locking it is the one sure test of whether a build holds it; a build
+     * that starts meanwhile waits those few microseconds. */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        printf("LOCK %s: a build is running (pid %ld)\n", SOW_DB_LOCK_NAME, pid);
+    } else if (clean && unlink(path) == 0) {
+        printf("removed %s: no build holds it (left by process %ld)\n", SOW_DB_LOCK_NAME, pid);
+    } else {
+        printf("STALE %s: no build holds it (left by process %ld)%s\n", SOW_DB_LOCK_NAME, pid,
+               clean ? "; cannot remove it" : " (--clean removes it)");
+        left++;
+    }
+    close(fd);
+    return left;
+}
+
+/* The files of one database (game, board, variant) in a folder. */
 typedef struct group {
     sow_game_id game;
     int m;
     unsigned variant;
     uint8_t have[SOW_DB_MAX_SEEDS + 1];
+    int files;
+    double mb;
 } group;
 
-static int db_verify(int argc, char **argv)
+/* Checks every file of f (payload checksums too if payload), printing a
+ * line per bad file and, if each_ok, per good one; then one line per
+ * database. Returns the problems found. */
+static int check_files(const char *dir, const folder *f, bool payload, bool each_ok)
 {
-    const cli_opt opts[] = {{NULL, 0, NULL}};
-    const char *pos[1];
-    int npos;
-    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
-    if (!npos)
-        cli_fail("db verify: give a DIR");
-    const char *dir = pos[0];
-    DIR *d = opendir(dir);
-    if (!d)
-        cli_fail("db verify: cannot open %s: %s", dir, strerror(errno));
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len < 6 || strcmp(de->d_name + len - 6, ".sowdb") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            names = realloc(names, cap * sizeof *names);
-            if (!names)
-                cli_fail("db verify: out of memory");
-        }
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(d);
-    if (n == 0)
-        cli_fail("db verify: no database files (*.sowdb) in %s", dir);
-    qsort(names, n, sizeof *names, cmp_str);
-
-    group *gs = calloc(n, sizeof *gs);
+    group *gs = calloc(f->nfiles ? f->nfiles : 1, sizeof *gs);
+    if (!gs)
+        cli_fail("db: out of memory");
     size_t ng = 0;
     int bad = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < f->nfiles; i++) {
         char path[4096], why[512];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, f->files[i]);
         sow_db_header h;
-        if (sow_db_file_check(path, false, &h, why, sizeof why) != SOW_OK) {
-            printf("BAD  %s: %s\n", names[i], why);
+        if (!check_file(path, payload, &h, why, sizeof why)) {
+            printf("BAD  %s: %s\n", f->files[i], why);
             bad++;
             continue;
         }
-        /* The name must say what the header says. */
-        sow_game g;
-        sow_config c = {h.game, h.m, 1, h.variant};
-        char want[128];
-        if (sow_game_init(&g, &c) != SOW_OK || (sow_db_file_name(&g, h.seeds, want, sizeof want),
-                                                strcmp(want, names[i]) != 0)) {
-            printf("BAD  %s: its header describes %s\n", names[i],
-                   sow_game_init(&g, &c) == SOW_OK ? want : "an unsupported game");
-            bad++;
-            continue;
-        }
-        printf("ok   %s  (%llu entries, checksum %016llx)\n", names[i],
-               (unsigned long long)h.entries, (unsigned long long)h.checksum);
+        if (each_ok)
+            printf("ok   %s  (%llu entries, checksum %016llx)\n", f->files[i],
+                   (unsigned long long)h.entries, (unsigned long long)h.checksum);
         size_t j = 0;
         while (j < ng && !(gs[j].game == h.game && gs[j].m == h.m && gs[j].variant == h.variant))
             j++;
@@ -281,6 +483,8 @@ static int db_verify(int argc, char **argv)
             ng++;
         }
         gs[j].have[h.seeds] = 1;
+        gs[j].files++;
+        gs[j].mb += (double)(SOW_DB_HEADER_SIZE + h.entries) / 1048576.0;
     }
     for (size_t j = 0; j < ng; j++) {
         sow_game g;
@@ -292,25 +496,73 @@ static int db_verify(int argc, char **argv)
         int top = SOW_DB_MAX_SEEDS;
         while (!gs[j].have[top])
             top--;
-        int missing = 0;
+        bool missing[SOW_DB_MAX_SEEDS + 1];
+        int nmissing = 0;
         for (int k = 0; k <= top; k++)
-            missing += !gs[j].have[k];
-        if (!missing) {
-            printf("%s: seed counts 0..%d, complete\n", name, top);
+            nmissing += missing[k] = !gs[j].have[k];
+        if (!nmissing) {
+            printf("%s: seed counts 0..%d, complete (%d files, %.1f MB)\n", name, top,
+                   gs[j].files, gs[j].mb);
             continue;
         }
         bad++;
-        printf("%s: seed counts up to %d, missing:", name, top);
-        for (int k = 0; k <= top; k++)
-            if (!gs[j].have[k])
-                printf(" %d", k);
-        printf("\n");
+        char ms[512];
+        fmt_ranges(missing, top, ms, sizeof ms);
+        printf("%s: seed counts up to %d, missing: %s (%d files, %.1f MB)\n", name, top, ms,
+               gs[j].files, gs[j].mb);
     }
-    printf("%s: %zu files, %s\n", dir, n, bad ? "PROBLEMS FOUND" : "all good");
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
     free(gs);
+    return bad;
+}
+
+static int db_info(int argc, char **argv)
+{
+    const cli_opt opts[] = {{NULL, 0, NULL}};
+    const char *pos[1];
+    int npos;
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage_info);
+    if (!npos)
+        cli_fail("db info: give a FILE or a DIR");
+    struct stat st;
+    if (stat(pos[0], &st) == 0 && S_ISDIR(st.st_mode)) {
+        folder f;
+        read_folder("info", pos[0], &f);
+        if (!f.nfiles && !f.ntemps)
+            cli_fail("db info: %s is a folder without database files (*.sowdb)", pos[0]);
+        printf("%s: a folder of %zu database files (headers checked; sow db verify %s also "
+               "checks the checksums)\n", pos[0], f.nfiles, pos[0]);
+        check_files(pos[0], &f, false, false);
+        report_leftovers(pos[0], &f, false);
+        free_folder(&f);
+        return 0;
+    }
+    sow_db_header h;
+    char why[512];
+    if (!check_file(pos[0], true, &h, why, sizeof why))
+        cli_fail("db info: %s%s%s", strstr(why, pos[0]) ? "" : pos[0],
+                 strstr(why, pos[0]) ? "" : ": ", why);
+    print_header(pos[0], &h);
+    return 0;
+}
+
+static int db_verify(int argc, char **argv)
+{
+    bool clean = false;
+    const cli_opt opts[] = {{"clean", OPT_FLAG, &clean}, {NULL, 0, NULL}};
+    const char *pos[1];
+    int npos;
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage_verify);
+    if (!npos)
+        cli_fail("db verify: give a DIR");
+    const char *dir = pos[0];
+    folder f;
+    read_folder("verify", dir, &f);
+    int bad = report_leftovers(dir, &f, clean);
+    if (f.nfiles == 0)
+        cli_fail("db verify: no database files (*.sowdb) in %s", dir);
+    bad += check_files(dir, &f, true, true);
+    printf("%s: %zu files, %s\n", dir, f.nfiles, bad ? "PROBLEMS FOUND" : "all good");
+    free_folder(&f);
     return bad ? 1 : 0;
 }
 
@@ -321,7 +573,7 @@ static int db_query(int argc, char **argv)
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg), {"dir", OPT_STRING, &dir}, {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
-    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage_query);
     cg.name = npos ? pos[0] : NULL;
     if (!dir)
         cli_fail("db query: give --dir D, the directory of the database files");
@@ -379,17 +631,25 @@ int cmd_db(int argc, char **argv)
     if (argc < 2)
         cli_fail("db: missing subcommand: build, info, verify or query (see sow db --help)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(usage, stdout);
+        fputs(usage_db, stdout);
         return 0;
     }
-    const char *sub = argv[1];
-    if (strcmp(sub, "build") == 0)
-        return db_build(argc - 1, argv + 1);
-    if (strcmp(sub, "info") == 0)
-        return db_info(argc - 1, argv + 1);
-    if (strcmp(sub, "verify") == 0)
-        return db_verify(argc - 1, argv + 1);
-    if (strcmp(sub, "query") == 0)
-        return db_query(argc - 1, argv + 1);
-    cli_fail("db: unknown subcommand '%s' (build, info, verify, query; see sow db --help)", sub);
+    static const struct {
+        const char *name, *full;
+        int (*run)(int, char **);
+    } subs[] = {
+        {"build", "db build", db_build},
+        {"info", "db info", db_info},
+        {"verify", "db verify", db_verify},
+        {"query", "db query", db_query},
+    };
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+        if (strcmp(argv[1], subs[i].name) == 0) {
+            /* cli_parse names argv[0] in its messages and hints ("see sow
+             * X --help"): the subcommand's full name makes those real. */
+            argv[1] = (char *)subs[i].full;
+            return subs[i].run(argc - 1, argv + 1);
+        }
+    cli_fail("db: unknown subcommand '%s' (build, info, verify, query; see sow db --help)",
+             argv[1]);
 }

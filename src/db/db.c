@@ -1,12 +1,15 @@
 /* db.c - the sow_db handle: build in memory, load and save files. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -16,7 +19,13 @@ typedef struct sow_db_priv {
     sow_db_map map[SOW_DB_MAX_SEEDS + 1];  /* loaded files */
     void *own[SOW_DB_MAX_SEEDS + 1];       /* built tables (anonymous maps) */
     size_t own_len[SOW_DB_MAX_SEEDS + 1];
+    bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
 } sow_db_priv;
+
+bool sow_db_built(const sow_db *db, int k)
+{
+    return k >= 0 && k <= db->max_seeds && db->priv->built[k];
+}
 
 unsigned sow_db_variant(const sow_game *g)
 {
@@ -103,6 +112,190 @@ static int8_t *alloc_table(size_t n, void **map, size_t *map_len)
     return (int8_t *)t;
 }
 
+/* The pid a lock file names, 0 if it names none (yet). */
+static long lock_holder(int fd)
+{
+    char buf[32];
+    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+    if (r <= 0)
+        return 0;
+    buf[r] = '\0';
+    long pid = strtol(buf, NULL, 10);
+    return pid > 0 ? pid : 0;
+}
+
+/* Takes the folder's build lock: flock(2) on dir/.lock, for the whole
+ * build, so that two processes never build the same files twice. It is
+ * polled rather than waited for in flock() so that opt->stop is seen even
+ * when a signal handler restarts system calls. The holder unlinks the file
+ * before letting go; a process that locked a file already unlinked (it had
+ * opened it just before) sees that its inode is no longer dir/.lock and
+ * tries again on the new one. */
+static sow_err lock_dir(const char *dir, const sow_db_options *opt, int *out, char *why,
+                        size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    bool told = false;
+    for (;;) {
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            sow_db_say(why, n, "cannot create the lock file %s: %s", path, strerror(errno));
+            return SOW_E_IO;
+        }
+        while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK && errno != EINTR) {
+                sow_db_say(why, n, "cannot lock %s: %s", path, strerror(errno));
+                close(fd);
+                return SOW_E_IO;
+            }
+            if (opt->stop && *opt->stop) {
+                sow_db_say(why, n, "interrupted while waiting for the build of pid %ld in %s",
+                           lock_holder(fd), dir);
+                close(fd);
+                return SOW_E_INTERRUPTED;
+            }
+            if (!told && opt->wait)
+                opt->wait(opt->wait_ctx, dir, lock_holder(fd));
+            told = true;
+            nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            char pid[32];
+            int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            /* Only for the message of whoever waits: a failure is harmless. */
+            if (ftruncate(fd, 0) == 0)
+                (void)!pwrite(fd, pid, (size_t)len, 0);
+            *out = fd;
+            return SOW_OK;
+        }
+        close(fd);
+    }
+}
+
+static void unlock_dir(const char *dir, int fd)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    unlink(path);
+    close(fd);
+}
+
+/* Loads seed count k from dir if its file is there: SOW_OK with
+ * db->table[k] set, SOW_E_MISSING (why untouched) if there is no file, any
+ * other error with a reason. */
+static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_db_options *opt,
+                          sow_db *db, char *why, size_t why_size)
+{
+    sow_db_priv *pv = db->priv;
+    uint64_t n = sow_index_count(2 * g->m, k);
+    char name[128], path[4096], w[512];
+    sow_db_file_name(g, k, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sow_db_header h;
+    sow_err e = sow_db_file_map(path, opt->no_verify, &h, &pv->map[k], w, sizeof w);
+    if (e == SOW_E_MISSING)
+        return e;
+    if (e) {
+        sow_db_say(why, why_size, "%s", w);
+        return e;
+    }
+    if ((e = sow_db_header_match(&h, g, k, w, sizeof w)) != SOW_OK) {
+        sow_db_file_unmap(&pv->map[k]);
+        sow_db_say(why, why_size, "%s: %s", path, w);
+        return e;
+    }
+    db->table[k] = pv->map[k].data;
+    if (!opt->in_place) {
+        /* Probes are random: in the file's 4 KB pages nearly each one also
+         * misses the TLB. A copy in huge pages spares most of those misses. */
+        int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
+        if (t) {
+            memcpy(t, pv->map[k].data, (size_t)n);
+            mprotect(t, (size_t)n, PROT_READ);
+            sow_db_file_unmap(&pv->map[k]);
+            db->table[k] = t;
+        }
+    }
+    return SOW_OK;
+}
+
+/* Loads every seed count of dir not in the db yet; *missing counts the
+ * positions of those without a file. A bad file fails before any work. */
+static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options *opt,
+                        sow_db *db, uint64_t *missing, char *why, size_t why_size)
+{
+    *missing = 0;
+    for (int k = 0; k <= db->max_seeds; k++) {
+        if (db->table[k])
+            continue;
+        sow_err e = load_level(g, k, dir, opt, db, why, why_size);
+        if (e == SOW_E_MISSING && opt->no_build) {
+            char name[128];
+            sow_db_file_name(g, k, name, sizeof name);
+            sow_db_say(why, why_size, "seed count %d is missing: no %s in %s", k, name, dir);
+            return e;
+        }
+        if (e == SOW_E_MISSING)
+            *missing += sow_index_count(2 * g->m, k);
+        else if (e)
+            return e;
+    }
+    return SOW_OK;
+}
+
+/* Builds (and saves to dir, if any) every seed count that has no table yet,
+ * in increasing order; *saved counts the files written. */
+static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_options *opt,
+                             sow_db *db, uint64_t total, int *saved, char *why, size_t why_size)
+{
+    sow_db_priv *pv = db->priv;
+    sow_progress base = {.max_seeds = db->max_seeds, .all_total = total};
+    double t0 = sow_retro_clock();
+    for (int k = 0; k <= db->max_seeds; k++) {
+        if (db->table[k])
+            continue;
+        uint64_t n = sow_index_count(2 * g->m, k);
+        int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
+        if (!t) {
+            sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
+            return SOW_E_NOMEM;
+        }
+        sow_retro_job job = {
+            .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
+            .threads = opt->threads, .progress = opt->progress,
+            .progress_ctx = opt->progress_ctx, .base = base, .t0 = t0, .stop = opt->stop,
+        };
+        sow_err e = sow_retro_build(&job);
+        if (e) {
+            sow_db_say(why, why_size, e == SOW_E_INTERRUPTED ? "interrupted while building seed "
+                "count %d" : "cannot build seed count %d", k);
+            return e;
+        }
+        base.all_done += n;
+        db->table[k] = t;
+        pv->built[k] = true;
+        if (dir) {
+            char name[128];
+            sow_db_file_name(g, k, name, sizeof name);
+            remove_stale_temps(dir, name);
+            sow_db_header h = {
+                .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
+                .encoding = SOW_DB_ENC_INT8_FUTURE, .index = SOW_DB_IDX_COMBINADIC,
+                .score_scale = g->score_scale, .entries = n,
+            };
+            e = sow_db_file_write(dir, name, &h, t, why, why_size);
+            if (e)
+                return e;
+            (*saved)++;
+        }
+        mprotect(t, (size_t)n, PROT_READ);
+    }
+    return SOW_OK;
+}
+
 sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
                     const sow_db_options *opt, sow_db **out, char *why, size_t why_size)
 {
@@ -131,14 +324,30 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     if (need != SIZE_MAX)
         need += sow_retro_scratch_bytes(g, max_seeds); /* a build's row lists and move tables */
     if (need == SIZE_MAX || (opt->memory && need > opt->memory)) {
-        sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB, over the "
-            "memory budget of %.2f GB", max_seeds, g->m, (double)need / 1e9,
-            (double)opt->memory / 1e9);
+        /* In GB and in the MB (2^20 bytes) the CLI's --memory counts. */
+        sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB "
+            "(%.0f MB), over the memory budget of %.2f GB (%.0f MB)", max_seeds, g->m,
+            (double)need / 1e9, (double)need / 1048576.0, (double)opt->memory / 1e9,
+            (double)opt->memory / 1048576.0);
         return SOW_E_NOMEM;
     }
 
+    /* Every check that needs no folder has passed: only now create one. */
+    bool created = false;
+    if (dir && opt->make_dir && !opt->no_build) {
+        if (mkdir(dir, 0777) == 0) {
+            created = true;
+        } else if (errno != EEXIST) {
+            sow_db_say(why, why_size, "cannot create %s: %s", dir, strerror(errno));
+            return SOW_E_IO;
+        }
+    }
     struct stat st;
-    if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    if (dir && stat(dir, &st) != 0) {
+        sow_db_say(why, why_size, "cannot open the folder %s: %s", dir, strerror(errno));
+        return SOW_E_IO;
+    }
+    if (dir && !S_ISDIR(st.st_mode)) {
         sow_db_say(why, why_size, "%s is not a directory", dir);
         return SOW_E_IO;
     }
@@ -149,6 +358,8 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         free(db);
         free(pv);
         sow_db_say(why, why_size, "out of memory");
+        if (created)
+            rmdir(dir);
         return SOW_E_NOMEM;
     }
     db->priv = pv;
@@ -157,94 +368,40 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     db->score_scale = g->score_scale;
     sow_index_init(&db->ix, 2 * g->m);
 
-    sow_err e = SOW_OK;
-    char name[128], path[4096];
-    bool have[SOW_DB_MAX_SEEDS + 1] = {0};
-    sow_progress base = {.max_seeds = max_seeds};
-
-    /* Load every file there is first: a bad file fails before any work. */
-    for (int k = 0; k <= max_seeds; k++) {
-        uint64_t n = sow_index_count(2 * g->m, k);
-        if (dir) {
-            sow_db_file_name(g, k, name, sizeof name);
-            snprintf(path, sizeof path, "%s/%s", dir, name);
-            sow_db_header h;
-            char w[512];
-            e = sow_db_file_map(path, opt->no_verify, &h, &pv->map[k], w, sizeof w);
-            if (e == SOW_E_MISSING && !opt->no_build) {
-                e = SOW_OK;
-            } else if (e == SOW_E_MISSING) {
-                sow_db_say(why, why_size, "seed count %d is missing: no %s in %s", k, name, dir);
-                goto fail;
-            } else if (e) {
-                sow_db_say(why, why_size, "%s", w);
-                goto fail;
-            } else if ((e = sow_db_header_match(&h, g, k, w, sizeof w)) != SOW_OK) {
-                sow_db_say(why, why_size, "%s: %s", path, w);
-                goto fail;
-            } else {
-                have[k] = true;
-                db->table[k] = pv->map[k].data;
-                if (!opt->in_place) {
-                    /* Probes are random: in the file's 4 KB pages nearly
-                     * each one also misses the TLB. A copy in huge pages
-                     * spares most of those misses. */
-                    int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
-                    if (t) {
-                        memcpy(t, pv->map[k].data, (size_t)n);
-                        mprotect(t, (size_t)n, PROT_READ);
-                        sow_db_file_unmap(&pv->map[k]);
-                        db->table[k] = t;
-                    }
-                }
-            }
+    int lock = -1, saved = 0;
+    uint64_t missing = 0;
+    if (!dir) {
+        for (int k = 0; k <= max_seeds; k++)
+            missing += sow_index_count(2 * g->m, k);
+    } else {
+        sow_err e = load_all(g, dir, opt, db, &missing, why, why_size);
+        /* Something to build: take the lock, then look again, since the
+         * build we may have waited for saved files in the meantime. */
+        if (!e && missing) {
+            e = lock_dir(dir, opt, &lock, why, why_size);
+            if (!e)
+                e = load_all(g, dir, opt, db, &missing, why, why_size);
         }
-        if (!have[k])
-            base.all_total += n;
-    }
-
-    double t0 = sow_retro_clock();
-    for (int k = 0; k <= max_seeds; k++) {
-        if (have[k])
-            continue;
-        uint64_t n = sow_index_count(2 * g->m, k);
-        int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
-        if (!t) {
-            sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
-            e = SOW_E_NOMEM;
-            goto fail;
-        }
-        sow_retro_job job = {
-            .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
-            .threads = opt->threads, .progress = opt->progress,
-            .progress_ctx = opt->progress_ctx, .base = base, .t0 = t0, .stop = opt->stop,
-        };
-        e = sow_retro_build(&job);
         if (e) {
-            sow_db_say(why, why_size, e == SOW_E_INTERRUPTED ? "interrupted while building seed "
-                "count %d" : "cannot build seed count %d", k);
-            goto fail;
+            if (lock >= 0)
+                unlock_dir(dir, lock);
+            sow_db_close(db);
+            if (created)
+                rmdir(dir);
+            return e;
         }
-        base.all_done += n;
-        db->table[k] = t;
-        if (dir) {
-            sow_db_file_name(g, k, name, sizeof name);
-            remove_stale_temps(dir, name);
-            sow_db_header h = {
-                .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
-                .encoding = SOW_DB_ENC_INT8_FUTURE, .index = SOW_DB_IDX_COMBINADIC,
-                .score_scale = g->score_scale, .entries = n,
-            };
-            e = sow_db_file_write(dir, name, &h, t, why, why_size);
-            if (e)
-                goto fail;
-        }
-        mprotect(t, (size_t)n, PROT_READ);
+    }
+    sow_err e = missing ? build_missing(g, dir, opt, db, missing, &saved, why, why_size) : SOW_OK;
+    if (lock >= 0)
+        unlock_dir(dir, lock);
+    if (e) {
+        sow_db_close(db);
+        /* A folder this call made and left without a file goes again; the
+         * rmdir fails, harmlessly, if another process put a file in it. */
+        if (created && !saved)
+            rmdir(dir);
+        return e;
     }
     *out = db;
     return SOW_OK;
-
-fail:
-    sow_db_close(db);
-    return e;
 }
