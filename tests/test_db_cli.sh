@@ -238,4 +238,11 @@ expect_status 0 "$SOW" db verify "$i"
 expect_status 0 "$SOW" db build kalah --pits 2 --max-seeds 3 --dir "$T/th" --quiet
 n=$(nproc)
 grep -q " positions, $n threads\?)" "$T/out" || fail "default threads (nproc $n): $(cat "$T/out")"
+# Progress in a log (not a terminal): no ETA for a build too short to have
+# measured a rate (one said "ETA 10 min" for a 0.07 s job), and the seconds
+# so far on every line.
+"$SOW" db build kalah --pits 4 --max-seeds 8 --dir "$T/eta" 2>"$T/eta.err" >/dev/null ||
+  fail "small build: $(cat "$T/eta.err")"
+grep -q "ETA" "$T/eta.err" && fail "ETA in a 0.0 s build: $(cat "$T/eta.err")"
+grep -q "^seeds 8/8: .*, [0-9.]* s$" "$T/eta.err" || fail "progress lines: $(cat "$T/eta.err")"
 echo "ok"

@@ -108,13 +108,14 @@ static void on_stop_signal(int sig)
 typedef struct progress_state {
     bool tty;
     double last_line;
+    int level;           /* the seed count being built, its start, and */
+    double level_start;  /* the positions done before it */
+    uint64_t level_done0;
 } progress_state;
 
 static void fmt_secs(double s, char *buf, size_t n)
 {
-    if (s < 0 || s > 1e7)
-        snprintf(buf, n, "?");
-    else if (s < 120)
+    if (s < 120)
         snprintf(buf, n, "%.0f s", s);
     else if (s < 7200)
         snprintf(buf, n, "%.0f min", s / 60);
@@ -122,23 +123,39 @@ static void fmt_secs(double s, char *buf, size_t n)
         snprintf(buf, n, "%.1f h", s / 3600);
 }
 
+/* Off a terminal: a first line after 1 s, then one every 5 s and one per
+ * seed count, so a log shows the build moving. The ETA assumes the rest
+ * goes at the current seed count's rate (the largest counts dominate, and
+ * the first ones run far slower per position); it is left out until that
+ * rate has been measured for a second. */
 static void on_progress(void *ctx, const sow_progress *p)
 {
     progress_state *st = ctx;
-    double rate = p->seconds > 0 ? (double)p->all_done / p->seconds : 0;
-    double eta = rate > 0 ? (double)(p->all_total - p->all_done) / rate : -1;
-    char e[32];
-    fmt_secs(eta, e, sizeof e);
+    if (p->seeds != st->level) {
+        st->level = p->seeds;
+        st->level_start = p->seconds;
+        st->level_done0 = p->all_done - p->done;
+    }
     bool level_done = p->done == p->total;
-    if (!st->tty && !level_done && p->seconds - st->last_line < 10)
+    if (!st->tty && !level_done &&
+        p->seconds - st->last_line < (st->last_line > 0 ? 5 : 1))
         return;
     st->last_line = p->seconds;
+    double rate = p->seconds > 0 ? (double)p->all_done / p->seconds : 0;
+    double lsecs = p->seconds - st->level_start;
+    char eta[48] = "";
+    if (lsecs >= 1 && p->all_done > st->level_done0 && p->all_done < p->all_total) {
+        char e[32];
+        fmt_secs((double)(p->all_total - p->all_done) * lsecs /
+                     (double)(p->all_done - st->level_done0), e, sizeof e);
+        snprintf(eta, sizeof eta, ", ETA %s", e);
+    }
     fprintf(stderr, "%sseeds %d/%d: %llu/%llu positions (%.0f%%), %.2f M positions/s, "
-            "all %.0f%%, ETA %s%s",
+            "all %.0f%%, %.1f s%s%s",
             st->tty ? "\r" : "", p->seeds, p->max_seeds, (unsigned long long)p->done,
             (unsigned long long)p->total, 100.0 * (double)p->done / (double)p->total,
             rate / 1e6, p->all_total ? 100.0 * (double)p->all_done / (double)p->all_total : 100.0,
-            e, st->tty ? (level_done ? "\033[K\n" : "\033[K") : "\n");
+            p->seconds, eta, st->tty ? (level_done ? "\033[K\n" : "\033[K") : "\n");
 }
 
 /* Printed even with --quiet: a build that seems to hang should say why. */
@@ -218,7 +235,7 @@ static int db_build(int argc, char **argv)
     if (!*dir)
         cli_fail("db build: --dir: give a folder name");
 
-    progress_state ps = {.tty = isatty(2) != 0};
+    progress_state ps = {.tty = isatty(2) != 0, .level = -1};
     sow_db_options o = {
         .threads = T, .memory = (uint64_t)mb << 20, .progress = quiet ? NULL : on_progress,
         .progress_ctx = &ps, .stop = &stop_flag, .make_dir = true, .wait = on_wait,
