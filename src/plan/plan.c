@@ -5,14 +5,12 @@
  * them are in doc/experiments.md ("Solve plan cost model"), the policy in
  * doc/search.md.
  */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -457,18 +455,15 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     if (plan->db_seeds > 0) {
         if (cb->phase)
             cb->phase(cb->ctx, "database");
-        if (L->db_dir && mkdir(L->db_dir, 0777) != 0 && errno != EEXIST) {
-            char msg[128];
-            e = result_fail(out, SOW_E_IO, "cannot create %s: %s", L->db_dir,
-                            strerror_r(errno, msg, sizeof msg));
-            goto done;
-        }
         sow_db_options o = {
             .threads = L->threads,
             .memory = plan->db_budget,
             .progress = cb->db_progress,
             .progress_ctx = cb->ctx,
             .stop = L->stop,
+            .make_dir = true,
+            .wait = cb->db_wait,
+            .wait_ctx = cb->ctx,
         };
         double d0 = now();
         char why[SOW_PLAN_WHY];
