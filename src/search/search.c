@@ -15,12 +15,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "common/clock.h"
+#include "common/mem.h"
 #include "rules/rules_inline.h"
 #include "search/tt.h"
 #include "sow/search.h"
@@ -100,8 +100,7 @@ struct sow_search {
     int etc_min;   /* enhanced transposition cut-offs at nodes with >= this many seeds */
     int pre_depth; /* depth-limited iterations before the exact search */
     tt tt;
-    void *map;      /* the table's mapping (tt.b lies within it) */
-    size_t map_len;
+    sow_huge map;   /* the table's memory */
     worker **w;
     _Atomic int stop;
     _Atomic int err;
@@ -128,13 +127,6 @@ struct sow_search {
      * solve: narrowed by the root's MTD(f) probes. */
     int root_lower, root_upper;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static inline uint64_t pos_hash(const sow_pos *p)
 {
@@ -166,7 +158,7 @@ static inline int terminal_future(const sow_game *g, const sow_pos *p)
 
 static void report(sow_search *s)
 {
-    double t = now();
+    double t = sow_now();
     s->last_report = t;
     if (!s->opt.progress)
         return;
@@ -191,7 +183,7 @@ static void poll(worker *w)
         (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
         w->abort = true;
     if (w->id == 0 && (w->nodes & (64 * POLL_NODES - 1)) == 0) {
-        double t = now();
+        double t = sow_now();
         if (s->opt.time_limit > 0 && t - s->t0 > s->opt.time_limit) {
             int zero = 0;
             atomic_compare_exchange_strong(&s->err, &zero, SOW_E_INTERRUPTED);
@@ -810,7 +802,7 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
     sol->nmoves = sow_i_moves(g, p, sol->moves);
     if (sol->nmoves == 0) {
         sol->score = sow_i_terminal_score(g, p);
-        out->seconds_value = now() - s->t0;
+        out->seconds_value = sow_now() - s->t0;
         return SOW_OK;
     }
     int n = sol->nmoves;
@@ -835,7 +827,7 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
             }
         }
         sol->score = best;
-        out->seconds_value = now() - s->t0;
+        out->seconds_value = sow_now() - s->t0;
         if (s->opt.pv_max > 0) {
             out->pv[0] = sol->moves[sol->best];
             out->pv_len = 1;
@@ -864,7 +856,7 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
         return (sow_err)atomic_load(&s->err);
     sol->score = base + f;
     s->root_lower = s->root_upper = sol->score;
-    out->seconds_value = now() - s->t0;
+    out->seconds_value = sow_now() - s->t0;
 
     /* Every root move's value, each an MTD(f) from the guess that it is a
      * best move; with value_only, just a move that achieves the value. */
@@ -1018,7 +1010,7 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
     if (s->opt.pie_opening && (!s->g->pie || sow_pos_to_move(p) != SOW_SOUTH))
         return SOW_E_ARG;
     reset_counters(s);
-    s->t0 = s->last_report = now();
+    s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
     int span = seeds_on_board(s->g, p) * s->g->score_scale + s->tb;
     s->root_lower = store_diff(p) * s->g->score_scale - span;
@@ -1041,7 +1033,7 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
                     out->sol.best = k;
         }
     }
-    out->seconds = now() - s->t0;
+    out->seconds = sow_now() - s->t0;
     return e;
 }
 
@@ -1052,7 +1044,7 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
     if (sow_position_check(s->g, p))
         return SOW_E_POSITION;
     reset_counters(s);
-    s->t0 = s->last_report = now();
+    s->t0 = s->last_report = sow_now();
     sow_pos anc[1];
     s->anc = anc;
     s->nanc = 0;
@@ -1121,23 +1113,11 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     s->pre_depth = PRE_DEPTH;
     size_t bytes = sow_search_tt_bytes(opt->tt_mb);
     s->tt.nb = bytes / sizeof(tt_bucket);
-    /* An anonymous mapping: zero pages that the kernel fills on first touch
-     * (a small search never pays for the whole table), 2 MB aligned and
-     * advised as huge pages: every probe is a random access, and with 4 KB
-     * pages most would also miss the TLB. */
-    size_t huge = (size_t)2 << 20;
-    s->map_len = (bytes + huge - 1) / huge * huge + huge;
-    s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (s->map == MAP_FAILED) {
-        s->map = NULL;
-    } else {
-        s->tt.b = (tt_bucket *)(((uintptr_t)s->map + huge - 1) & ~(uintptr_t)(huge - 1));
-        madvise(s->tt.b, s->map_len - huge, MADV_HUGEPAGE);
-    }
+    s->tt.b = sow_huge_alloc(bytes, &s->map);
     s->w = calloc((size_t)opt->threads, sizeof *s->w);
     s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
     set_limits(s);
-    if (!s->map || !s->w || !s->busy) {
+    if (!s->tt.b || !s->w || !s->busy) {
         sow_search_free(s);
         return SOW_E_NOMEM;
     }
@@ -1170,10 +1150,7 @@ void sow_search_set_time_limit(sow_search *s, double seconds)
 
 void sow_search_clear(sow_search *s)
 {
-    /* Dropping the pages of a private anonymous mapping makes them read as
-     * zeros again, without writing 0.5 GB. */
-    if (madvise(s->map, s->map_len, MADV_DONTNEED) != 0)
-        memset(s->tt.b, 0, s->tt.nb * sizeof(tt_bucket));
+    sow_huge_zero(&s->map);
 }
 
 void sow_search_free(sow_search *s)
@@ -1185,7 +1162,6 @@ void sow_search_free(sow_search *s)
             free(s->w[i]);
     free(s->w);
     free(s->busy);
-    if (s->map)
-        munmap(s->map, s->map_len);
+    sow_huge_free(&s->map);
     free(s);
 }
