@@ -134,11 +134,18 @@ void sow_search_set_time_limit(sow_search *s, double seconds);
 /* Forgets every table entry (e.g. for reproducible node counts). */
 void sow_search_clear(sow_search *s);
 
+/* Can g be solved exactly? The transposition table keys a position by an
+ * exact code of its pits and tuzdiks (src/search/key.h), which must fit 64
+ * bits: true for every board the solver can finish (Kalah(6,6): 2^47
+ * codes), false for the largest (Toguz 9x9: ~2^87). Thread-safe. */
+bool sow_search_exact(const sow_game *g);
+
 /* Solves `p` exactly: value, outcome, every root move's score (unless
  * value_only), a best move, a principal variation. SOW_E_POSITION if `p`
  * is not a position of the game, SOW_E_ARG for pie_opening when `p` is not
- * South-to-move in a pie game, SOW_E_LIMIT if a line is longer than the
- * search stack (1024 plies), SOW_E_INTERRUPTED past the time limit or on
+ * South-to-move in a pie game, SOW_E_LIMIT if the game has no exact table
+ * key (sow_search_exact false: the solver refuses rather than trust a hash)
+ * or a line is longer than the search stack (1024 plies), SOW_E_INTERRUPTED past the time limit or on
  * *options.stop (out->lower/upper and sol.best say what is known). Not
  * reentrant on one sow_search. */
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out);
@@ -148,7 +155,10 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
  * `*score` is the depth-`depth` minimax score for the mover (exact score if
  * the whole game fits in the depth), `*nodes` the nodes visited. Runs on
  * the solver's threads; with one thread and a cleared table the node count
- * is deterministic. The oracle is not used. */
+ * is deterministic. The oracle is not used. For a game without an exact
+ * key (sow_search_exact false) the table is keyed by a 64-bit hash of the
+ * position instead: a collision could change a depth-limited score, a
+ * benchmark's heuristic, never a solved value. */
 sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
                          uint64_t *nodes);
 

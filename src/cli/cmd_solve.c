@@ -362,6 +362,9 @@ int cmd_solve(int argc, char **argv)
     }
     if (!quiet && ps.tty)
         fputs("\r\033[K", stderr);
+    if (e == SOW_E_LIMIT && !sow_search_exact(&cg.g))
+        cli_fail("solve: the board is too big for the exact solver (its positions have no "
+                 "exact 64-bit table key)");
     if (e == SOW_E_LIMIT)
         cli_fail("solve: a line of play is longer than the search stack");
     if (e)
