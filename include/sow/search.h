@@ -6,20 +6,22 @@
  *     score = (own store - opp store) * score_scale + future.
  * In every game here the future gain does not depend on the stores (they
  * are never sown from), so the search works on the future gain, keys its
- * transposition table on the pits only (stores and side-to-move flag
- * masked out: the rules are symmetric), and bounds it by the seeds left on
+ * transposition table on the pits and tuzdiks only (stores and side-to-move flag
+ * masked out: the rules are symmetric; an exact code, never a hash: see
+ * sow_search_exact), and bounds it by the seeds left on
  * the board: |future| <= seeds_on_board * scale (+1 for a tie-break).
  *
  * Cycles (Toguz). A position repeated on the current search path scores as
  * perpetual play (sow_perpetual_score: future gain 0). The value of a node
  * then depends on its ancestors, but only on those with the same stores:
  * stores never decrease, so a position below a node can only equal an
- * ancestor if no store changed in between. The transposition key of such a
- * game therefore includes an order-free hash (XOR) of the ancestors since
- * the stores last changed, so an entry is reused only under the very same
- * set of repeatable ancestors, where its bounds are exact. The result equals
- * sow_ref_solve's (see sow/refsolve.h): both compute the value of the game
- * tree in which a repetition on the path ends the game as perpetual play.
+ * ancestor if no store changed in between. A node with no such ancestor
+ * on the path (just after a capture, or the root) has a path-free value:
+ * only those take bounds from, and give bounds to, the transposition
+ * table; the others use it for move ordering only (doc/search.md,
+ * "Cycles"). The result equals sow_ref_solve's (see sow/refsolve.h): both
+ * compute the value of the game tree in which a repetition on the path
+ * ends the game as perpetual play.
  *
  * Threads (OpenMP), ABDADA: every thread searches the same probe over the
  * shared table; a node far enough above the database marks itself busy
@@ -65,7 +67,11 @@ typedef struct sow_oracle {
 /* Progress report, passed to the progress callback from the search's main
  * thread (never concurrently). */
 typedef struct sow_search_progress {
-    const char *phase;  /* "value" (root MTD(f)), "moves" (each root move), "pv" */
+    /* "order" (depth-limited iterations for move ordering), "value" (the
+     * root's MTD(f)), "moves" (each root move, or with value_only the search
+     * for a move achieving the value), "pv" (the principal variation),
+     * "depth" (sow_search_depth) */
+    const char *phase;
     int lower, upper;   /* proven bounds on the score being solved, mover's view */
     int test;           /* the current null-window test value */
     int move, nmoves;   /* "moves": which root move (0-based) of how many */
