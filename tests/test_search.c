@@ -319,6 +319,7 @@ static void test_tt_store_probe(void **state)
     (void)state;
     tt t;
     t.nb = 3; /* not a power of two: indexing is by multiply */
+    t.shared = true;
     t.b = calloc(t.nb, sizeof(tt_bucket));
     assert_non_null(t.b);
     tt_data d;
@@ -416,6 +417,7 @@ static void test_tt_threads(void **state)
     (void)state;
     tt t;
     t.nb = 5;
+    t.shared = true;
     t.b = calloc(t.nb, sizeof(tt_bucket));
     assert_non_null(t.b);
     enum { NT = 4 };

@@ -1192,6 +1192,7 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     size_t bytes = sow_search_tt_bytes(opt->tt_mb);
     s->tt.nb = bytes / sizeof(tt_bucket);
     s->tt.b = sow_huge_alloc(bytes, &s->map);
+    s->tt.shared = opt->threads > 1;
     s->w = calloc((size_t)opt->threads, sizeof *s->w);
     s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
     set_limits(s);
