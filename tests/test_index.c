@@ -114,12 +114,59 @@ static void test_pos_roundtrip(void **state)
     }
 }
 
+/* The code over all seed counts (sow_index_code_pos) against brute force:
+ * every board of P pits with at most K seeds gets a distinct code below
+ * C(K+P, P) (so the codes are dense), boards with k seeds get exactly the
+ * codes from C(k-1+P, P) on, and the count formula matches the number of
+ * boards enumerated. */
+static void test_code_all_seeds(void **state)
+{
+    (void)state;
+    static const int cases[][2] = {{1, 9}, {2, 8}, {3, 6}, {4, 4}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        int m = cases[t][0], K = cases[t][1], P = 2 * m;
+        sow_index ix;
+        sow_index_init(&ix, P);
+        uint64_t ncodes = sow_index_codes(P, K);
+        assert_int_equal(ncodes, binom(K + P, P));
+        uint8_t *seen = calloc(ncodes, 1);
+        assert_non_null(seen);
+        uint8_t c[SOW_IDX_MAX_PARTS] = {0};
+        uint64_t boards = 0;
+        for (;;) {
+            int k = 0;
+            for (int j = 0; j < P; j++)
+                k += c[j];
+            if (k <= K) {
+                sow_pos p;
+                sow_index_to_pos(m, c, &p);
+                uint64_t code = sow_index_code_pos(&ix, &p);
+                assert_true(code < ncodes);
+                assert_true(code >= (k ? binom(k - 1 + P, P) : 0));
+                assert_true(code < binom(k + P, P));
+                assert_int_equal(seen[code], 0);
+                seen[code] = 1;
+                boards++;
+            }
+            int j = 0;
+            while (j < P && c[j] == K)
+                c[j++] = 0;
+            if (j == P)
+                break;
+            c[j]++;
+        }
+        assert_int_equal(boards, ncodes);
+        free(seen);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_bijection),
         cmocka_unit_test(test_pos_roundtrip),
+        cmocka_unit_test(test_code_all_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

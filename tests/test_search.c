@@ -11,6 +11,7 @@
  * `test_search_slow` (suite slow) adds bigger boards and Irving et al.'s
  * published Kalah values.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "key.h"
 #include "tt.h"
 #include "sow/db.h"
 #include "sow/game.h"
@@ -317,6 +319,7 @@ static void test_tt_store_probe(void **state)
     (void)state;
     tt t;
     t.nb = 3; /* not a power of two: indexing is by multiply */
+    t.shared = true;
     t.b = calloc(t.nb, sizeof(tt_bucket));
     assert_non_null(t.b);
     tt_data d;
@@ -339,27 +342,176 @@ static void test_tt_store_probe(void **state)
     assert_int_equal(d.draft, TT_DRAFT_EXACT);
     /* A key that differs does not match, even in the same bucket. */
     assert_false(tt_probe(&t, 12345 ^ 1, &d));
+    /* Keys are exact: a neighbouring code never matches. */
+    assert_false(tt_probe(&t, 12345 ^ 1, &d));
+    assert_false(tt_probe(&t, 12346, &d));
     /* A full bucket gives way to the newcomer, dropping the least work. */
-    uint64_t keys[6];
+    uint64_t keys[TT_WAYS + 1];
     tt_bucket *b = tt_bucket_of(&t, 777);
     int found = 0;
-    for (uint64_t k = 1; found < 6; k += 0x9E3779B97F4A7C15ull)
-        if (tt_bucket_of(&t, k) == b)
+    for (uint64_t k = 1; found < TT_WAYS + 1; k++)
+        if (k != 12345 && tt_bucket_of(&t, k) == b)
             keys[found++] = k;
-    for (int i = 0; i < 4; i++)
-        tt_store(&t, keys[i], 0, 0, 0, TT_DRAFT_EXACT, 1ull << (10 + i));
-    tt_store(&t, keys[4], 1, 1, 0, TT_DRAFT_EXACT, 1);
+    for (int i = 0; i < TT_WAYS; i++)
+        assert_true(tt_store(&t, keys[i], 0, 0, 0, TT_DRAFT_EXACT, 1ull << (10 + i)));
+    tt_store(&t, keys[TT_WAYS], 1, 1, 0, TT_DRAFT_EXACT, 1);
     assert_false(tt_probe(&t, keys[0], &d));
-    assert_true(tt_probe(&t, keys[4], &d));
-    assert_true(tt_probe(&t, keys[3], &d));
-    /* A torn entry (check word from another write) is rejected. */
-    tt_entry *e = &b->e[0];
-    uint64_t data = atomic_load(&e->data);
-    atomic_store(&e->data, data ^ 0x100);
-    for (int i = 0; i < 5; i++)
-        if (tt_probe(&t, keys[i], &d))
-            assert_true(d.lower == 0 || d.lower == 1);
+    assert_true(tt_probe(&t, keys[TT_WAYS], &d));
+    assert_int_equal(d.lower, 1);
+    assert_true(tt_probe(&t, keys[TT_WAYS - 1], &d));
+    /* While a writer is inside the bucket (odd sequence), a probe misses and
+     * another store is dropped; afterwards the entry reads again. */
+    uint64_t seq = atomic_load(&b->seq);
+    assert_int_equal(seq & 1, 0);
+    atomic_store(&b->seq, seq + 1);
+    assert_false(tt_probe(&t, keys[TT_WAYS], &d));
+    assert_false(tt_store(&t, keys[TT_WAYS], 2, 2, 0, TT_DRAFT_EXACT, 1));
+    atomic_store(&b->seq, seq + 2);
+    assert_true(tt_probe(&t, keys[TT_WAYS], &d));
+    assert_int_equal(d.lower, 1);
     free(t.b);
+}
+
+/* The data a stress thread stores for key k: a function of k alone in every
+ * field that identifies it, so a hit whose fields disagree with its key (a
+ * torn read, or an entry of another key) is caught. */
+static tt_data stress_data(uint64_t k, int thread)
+{
+    int v = (int)(k * 2654435761u % 20001) - 10000;
+    tt_data d = {v, v, (sow_move)(k % 200), TT_DRAFT_EXACT, 1 + thread};
+    return d;
+}
+
+typedef struct stress_arg {
+    tt *t;
+    int thread;
+    uint64_t hits, bad;
+} stress_arg;
+
+static void *stress_thread(void *arg)
+{
+    stress_arg *a = arg;
+    uint64_t rng = 12345 + (uint64_t)a->thread;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t k = rng_next(&rng) % 64; /* few keys: many share a bucket */
+        tt_data d;
+        if (rng_next(&rng) & 1) {
+            tt_data x = stress_data(k, a->thread);
+            tt_store(a->t, k, x.lower, x.upper, x.move, x.draft, 1ull << x.work >> 1);
+        } else if (tt_probe(a->t, k, &d)) {
+            tt_data x = stress_data(k, 0);
+            a->hits++;
+            if (d.lower != x.lower || d.upper != x.upper || d.move != x.move ||
+                d.draft != x.draft || d.work < 1 || d.work > 4)
+                a->bad++;
+        }
+    }
+    return NULL;
+}
+
+/* Threads storing and probing overlapping keys in a tiny table: every hit
+ * must be exactly a value some thread stored for that key (runs under
+ * ThreadSanitizer in scripts/sanitize). */
+static void test_tt_threads(void **state)
+{
+    (void)state;
+    tt t;
+    t.nb = 5;
+    t.shared = true;
+    t.b = calloc(t.nb, sizeof(tt_bucket));
+    assert_non_null(t.b);
+    enum { NT = 4 };
+    pthread_t th[NT];
+    stress_arg a[NT];
+    for (int i = 0; i < NT; i++) {
+        a[i] = (stress_arg){&t, i, 0, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, stress_thread, &a[i]), 0);
+    }
+    uint64_t hits = 0;
+    for (int i = 0; i < NT; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(a[i].bad, 0);
+        hits += a[i].hits;
+    }
+    assert_true(hits > 1000);
+    free(t.b);
+}
+
+/* The table key (key.h) is exact: over every board of a few small games
+ * (every seed count up to K = 2mn, every pair of tuzdiks), the keys are
+ * distinct and fill 0 .. C(K+2m, 2m) * T^2 - 1. Toguz 9x9 does not fit,
+ * nor does a Kalah(6,4) position given 255 seeds. */
+static void test_key_exact(void **state)
+{
+    (void)state;
+    static const int cases[][3] = {
+        {SOW_KALAH, 2, 3}, {SOW_KALAH, 3, 1}, {SOW_TOGUZ, 3, 1}, {SOW_TOGUZ, 4, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sow_game g;
+        game_of(&g, (sow_game_id)cases[c][0], cases[c][1], cases[c][2], 0);
+        static search_key k;
+        key_init(&k, &g);
+        int m = g.m, P = 2 * m, T = g.tuzdik ? m : 1, K = 2 * m * cases[c][2];
+        assert_true(k.max_seeds >= K);
+        k.exact = true;
+        uint64_t count = sow_index_codes(P, K) * (uint64_t)T * (uint64_t)T;
+        uint8_t *seen = calloc(count, 1);
+        assert_non_null(seen);
+        uint8_t pits[2 * SOW_MAX_PITS] = {0};
+        uint64_t n = 0;
+        for (;;) {
+            int sum = 0;
+            for (int j = 0; j < P; j++)
+                sum += pits[j];
+            for (int t0 = 0; sum <= K && t0 < T; t0++)
+                for (int t1 = 0; t1 < T; t1++) {
+                    sow_pos p;
+                    memset(&p, 0, sizeof p);
+                    memcpy(p.b, pits, (size_t)m);
+                    memcpy(p.b + SOW_HALF, pits + m, (size_t)m);
+                    p.b[SOW_B_TUZDIK] = (uint8_t)t0;
+                    p.b[SOW_HALF + SOW_B_TUZDIK] = (uint8_t)t1;
+                    p.b[SOW_B_STORE] = (uint8_t)(n % 3); /* stores are not keyed */
+                    uint64_t key = key_of(&k, &p);
+                    assert_true(key < count);
+                    assert_int_equal(seen[key], 0);
+                    seen[key] = 1;
+                    n++;
+                }
+            int j = 0;
+            while (j < P && pits[j] == K)
+                pits[j++] = 0;
+            if (j == P)
+                break;
+            pits[j]++;
+        }
+        assert_int_equal(n, count);
+        free(seen);
+    }
+    sow_game big;
+    sow_pos p;
+    game_of(&big, SOW_TOGUZ, 9, 9, 0);
+    sow_game_start(&big, &p);
+    assert_false(sow_search_exact(&big, &p));
+    static search_key kb;
+    key_init(&kb, &big);
+    assert_true(kb.max_seeds < 162);
+    /* The solver refuses what it cannot key exactly. */
+    sow_search_options opt = {.threads = 1, .tt_mb = 1};
+    sow_search *s;
+    static sow_search_result r;
+    assert_int_equal(sow_search_new(&big, &opt, &s), SOW_OK);
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_LIMIT);
+    sow_search_free(s);
+    /* Kalah(6,4) keys up to its 48 seeds, but not a position of 255. */
+    game_of(&big, SOW_KALAH, 6, 4, 0);
+    sow_game_start(&big, &p);
+    assert_true(sow_search_exact(&big, &p));
+    assert_int_equal(sow_pos_parse(&big, "40,40,40,40,40,35/0/10,10,0,0,0,0/0/s", &p, NULL, 0), SOW_OK);
+    assert_false(sow_search_exact(&big, &p));
+    assert_int_equal(sow_search_new(&big, &opt, &s), SOW_OK);
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_LIMIT);
+    sow_search_free(s);
 }
 
 static void test_args(void **state)
@@ -758,6 +910,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_pack),
         cmocka_unit_test(test_tt_store_probe),
+        cmocka_unit_test(test_tt_threads),
+        cmocka_unit_test(test_key_exact),
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_finished),
         cmocka_unit_test(test_small_1thread),

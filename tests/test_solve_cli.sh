@@ -29,6 +29,13 @@ lacks() {
   ! grep -Eq "$2" "$T/$1" || fail "$1 has /$2/: $(cat "$T/$1")"
 }
 
+# Boards whose positions have no exact 64-bit table key are refused at
+# once (Toguz 9x9 used to run with no answer and no end).
+expect_status 2 "$SOW" solve toguz
+has err '^sow: solve: 162 seeds on 18 pits are too many for the exact solver'
+expect_status 2 "$SOW" solve kalah --position 40,40,40,40,40,35/0/10,10,0,0,0,0/0/s
+has err 'too many for the exact solver'
+
 # --position: the board as it is, not the game's default seeds per pit.
 expect_status 0 "$SOW" solve kalah --position 1,0,2,0,0/3/0,3,0,1,0/2/s --quiet
 has out '^kalah, 5 pits, 7 seeds on the board: value'

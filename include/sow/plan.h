@@ -85,7 +85,8 @@ int sow_plan_default_threads(void);
  * forced db_seeds; db_dir or db_seeds on a game that can cycle; tt_mb
  * above the memory), SOW_E_NOMEM (a forced database and its table do not
  * fit the memory), SOW_E_LIMIT (a forced db_seeds, capped at the board's
- * seeds, beyond the entry encoding: sow_retro_max_seeds). A forced
+ * seeds, beyond the entry encoding: sow_retro_max_seeds; or a board too big
+ * for the exact solver's table keys: sow_search_exact). A forced
  * db_seeds above the board's seeds is lowered to them (db_degraded).
  * Pure: no allocation, no I/O (but for the defaults' system queries);
  * thread-safe. */

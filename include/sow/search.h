@@ -6,20 +6,22 @@
  *     score = (own store - opp store) * score_scale + future.
  * In every game here the future gain does not depend on the stores (they
  * are never sown from), so the search works on the future gain, keys its
- * transposition table on the pits only (stores and side-to-move flag
- * masked out: the rules are symmetric), and bounds it by the seeds left on
+ * transposition table on the pits and tuzdiks only (stores and side-to-move flag
+ * masked out: the rules are symmetric; an exact code, never a hash: see
+ * sow_search_exact), and bounds it by the seeds left on
  * the board: |future| <= seeds_on_board * scale (+1 for a tie-break).
  *
  * Cycles (Toguz). A position repeated on the current search path scores as
  * perpetual play (sow_perpetual_score: future gain 0). The value of a node
  * then depends on its ancestors, but only on those with the same stores:
  * stores never decrease, so a position below a node can only equal an
- * ancestor if no store changed in between. The transposition key of such a
- * game therefore includes an order-free hash (XOR) of the ancestors since
- * the stores last changed, so an entry is reused only under the very same
- * set of repeatable ancestors, where its bounds are exact. The result equals
- * sow_ref_solve's (see sow/refsolve.h): both compute the value of the game
- * tree in which a repetition on the path ends the game as perpetual play.
+ * ancestor if no store changed in between. A node with no such ancestor
+ * on the path (just after a capture, or the root) has a path-free value:
+ * only those take bounds from, and give bounds to, the transposition
+ * table; the others use it for move ordering only (doc/search.md,
+ * "Cycles"). The result equals sow_ref_solve's (see sow/refsolve.h): both
+ * compute the value of the game tree in which a repetition on the path
+ * ends the game as perpetual play.
  *
  * Threads (OpenMP), ABDADA: every thread searches the same probe over the
  * shared table; a node far enough above the database marks itself busy
@@ -65,7 +67,11 @@ typedef struct sow_oracle {
 /* Progress report, passed to the progress callback from the search's main
  * thread (never concurrently). */
 typedef struct sow_search_progress {
-    const char *phase;  /* "value" (root MTD(f)), "moves" (each root move), "pv" */
+    /* "order" (depth-limited iterations for move ordering), "value" (the
+     * root's MTD(f)), "moves" (each root move, or with value_only the search
+     * for a move achieving the value), "pv" (the principal variation),
+     * "depth" (sow_search_depth) */
+    const char *phase;
     int lower, upper;   /* proven bounds on the score being solved, mover's view */
     int test;           /* the current null-window test value */
     int move, nmoves;   /* "moves": which root move (0-based) of how many */
@@ -74,7 +80,7 @@ typedef struct sow_search_progress {
 } sow_search_progress;
 
 typedef struct sow_search_options {
-    int threads;             /* >= 1 (OpenMP threads) */
+    int threads;             /* 1 .. SOW_MAX_THREADS (OpenMP threads) */
     size_t tt_mb;            /* transposition table size, >= 1 MB */
     const sow_oracle *oracle;/* NULL: no database */
     /* `p` lies within South's opening turn of a game with the pie rule
@@ -95,6 +101,9 @@ typedef struct sow_search_options {
 } sow_search_options;
 
 #define SOW_PV_MAX 512
+
+/* The most threads any sow command or library call takes. */
+#define SOW_MAX_THREADS 1024
 
 typedef struct sow_search_result {
     sow_solution sol;                 /* value, outcome, per-move scores, best, nodes */
@@ -134,11 +143,20 @@ void sow_search_set_time_limit(sow_search *s, double seconds);
 /* Forgets every table entry (e.g. for reproducible node counts). */
 void sow_search_clear(sow_search *s);
 
+/* Can the exact solver take position `p` of game `g`? Its table keys are
+ * an exact code of the pits and tuzdiks (src/search/key.h), which must fit
+ * 64 bits for every board with as many seeds as p has: true for every
+ * board the solver can finish (Kalah(6,6): 2^47 codes), false for the
+ * largest (Toguz 9x9: ~2^87) and for positions given more seeds than that.
+ * Thread-safe. */
+bool sow_search_exact(const sow_game *g, const sow_pos *p);
+
 /* Solves `p` exactly: value, outcome, every root move's score (unless
  * value_only), a best move, a principal variation. SOW_E_POSITION if `p`
  * is not a position of the game, SOW_E_ARG for pie_opening when `p` is not
- * South-to-move in a pie game, SOW_E_LIMIT if a line is longer than the
- * search stack (1024 plies), SOW_E_INTERRUPTED past the time limit or on
+ * South-to-move in a pie game, SOW_E_LIMIT if p has no exact table key
+ * (sow_search_exact false: the solver refuses rather than trust a hash)
+ * or a line is longer than the search stack (1024 plies), SOW_E_INTERRUPTED past the time limit or on
  * *options.stop (out->lower/upper and sol.best say what is known). Not
  * reentrant on one sow_search. */
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out);
@@ -148,7 +166,10 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
  * `*score` is the depth-`depth` minimax score for the mover (exact score if
  * the whole game fits in the depth), `*nodes` the nodes visited. Runs on
  * the solver's threads; with one thread and a cleared table the node count
- * is deterministic. The oracle is not used. */
+ * is deterministic. The oracle is not used. For a position without an
+ * exact key (sow_search_exact false) the table is keyed by a 64-bit hash of the
+ * position instead: a collision could change a depth-limited score, a
+ * benchmark's heuristic, never a solved value. */
 sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
                          uint64_t *nodes);
 

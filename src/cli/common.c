@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "cli.h"
 
 void cli_fail(const char *fmt, ...)
@@ -22,9 +23,7 @@ void cli_fail(const char *fmt, ...)
 
 double cli_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return sow_now();
 }
 
 void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,

@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "mem.h"
 #include "sow/db.h"
 
 typedef struct sow_db_priv {
     sow_db_map map[SOW_DB_MAX_SEEDS + 1];  /* loaded files */
-    void *own[SOW_DB_MAX_SEEDS + 1];       /* built tables (anonymous maps) */
-    size_t own_len[SOW_DB_MAX_SEEDS + 1];
+    sow_huge own[SOW_DB_MAX_SEEDS + 1];    /* built or copied tables (huge pages) */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
 } sow_db_priv;
 
@@ -64,8 +64,7 @@ void sow_db_close(sow_db *db)
     if (db->priv) {
         for (int k = 0; k <= SOW_DB_MAX_SEEDS; k++) {
             sow_db_file_unmap(&db->priv->map[k]);
-            if (db->priv->own[k])
-                munmap(db->priv->own[k], db->priv->own_len[k]);
+            sow_huge_free(&db->priv->own[k]);
         }
         free(db->priv);
     }
@@ -91,25 +90,6 @@ static void remove_stale_temps(const char *dir, const char *name)
         unlink(path);
     }
     closedir(d);
-}
-
-/* A table in its own anonymous mapping, 2 MB aligned, with MADV_HUGEPAGE:
- * successor lookups are random, and huge pages spare most TLB misses.
- * *map and *map_len get the mapping to unmap. */
-static int8_t *alloc_table(size_t n, void **map, size_t *map_len)
-{
-    const size_t huge = (size_t)2 << 20;
-    size_t len = n + huge;
-    char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    char *t = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
-#ifdef MADV_HUGEPAGE
-    madvise(t, n, MADV_HUGEPAGE);
-#endif
-    *map = p;
-    *map_len = len;
-    return (int8_t *)t;
 }
 
 /* The pid a lock file names, 0 if it names none (yet). */
@@ -211,7 +191,7 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
     if (!opt->in_place) {
         /* Probes are random: in the file's 4 KB pages nearly each one also
          * misses the TLB. A copy in huge pages spares most of those misses. */
-        int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
+        int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
         if (t) {
             memcpy(t, pv->map[k].data, (size_t)n);
             mprotect(t, (size_t)n, PROT_READ);
@@ -258,7 +238,7 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
         if (db->table[k])
             continue;
         uint64_t n = sow_index_count(2 * g->m, k);
-        int8_t *t = alloc_table((size_t)n, &pv->own[k], &pv->own_len[k]);
+        int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
         if (!t) {
             sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
             return SOW_E_NOMEM;

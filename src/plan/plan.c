@@ -275,6 +275,11 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         out->db_budget = L->memory - (uint64_t)out->tt_mb * MB;
         out->root_in_db = k >= out->board_seeds;
     }
+    if (!out->root_in_db && !sow_search_exact(g, pos))
+        return fail(out, SOW_E_LIMIT,
+                    "%d seeds on %d pits are too many for the exact solver: its table keys "
+                    "are an exact 64-bit code of the board, and this board has more codes",
+                    out->board_seeds, 2 * g->m);
     if (L->tt_mb)
         snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: as asked", out->tt_mb);
     else

@@ -58,6 +58,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "rules_inline.h"
 #include "sow/retro.h"
 
@@ -78,9 +79,7 @@
 
 double sow_retro_clock(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return sow_now();
 }
 
 int sow_retro_max_seeds(const sow_game *g)

@@ -5,9 +5,9 @@
  *                 thread, shared table; the only recursive part
  *   probe()       one search of a node by every thread (ABDADA): the first
  *                 to finish gives the result and stops the others
- *   mtd()         MTD(f): null-window probes until the bounds meet
- *   mtd_worker()  MTD(f) on one thread (root moves solved side by side,
- *                 idle threads joining the moves still running)
+ *   mtd()         MTD(f): null-window searches until the bounds meet, by
+ *                 every thread (probe) or by one worker (root moves solved
+ *                 side by side)
  *   solve()       root value, every root move's value, pie rule, PV
  */
 #include <limits.h>
@@ -15,12 +15,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
+#include "clock.h"
+#include "key.h"
+#include "mem.h"
 #include "rules_inline.h"
 #include "tt.h"
 #include "sow/search.h"
@@ -30,21 +28,12 @@
 #define MAX_PLY 1024
 #define INF 30000
 
-/* Mixes the ancestor-set hash into a key (games with cycles, sow/search.h):
- * an odd multiplier keeps hist != 0 from cancelling a position hash. */
-#define HIST_MIX 0x9E3779B97F4A7C15ull
-
-/* Bytes 0..13 of a half: pits and tuzdik; the store (14) and the flags (15)
- * are not part of the key. */
-#define KEY_MASK_HI 0x0000ffffffffffffull
-
 /* Every POLL_NODES nodes a thread publishes its node count and looks at the
  * stop flag; the main thread also checks the clock for progress reports. */
 #define POLL_NODES 1024
 
-/* Depth of the move-ordering iterations before an exact search: on
- * Kalah(6,3) depth 8 saves about 15% of the nodes, deeper ones cost more
- * than they save. */
+/* Depth of the move-ordering iterations before an exact search: deeper
+ * ones cost more than they save (doc/experiments.md, "Search"). */
 #define PRE_DEPTH 8
 #define PRE_MIN_SEEDS 24 /* smaller boards solve too fast for it to pay */
 
@@ -52,27 +41,18 @@
 #define PARALLEL_MIN_SEEDS 16
 
 /* ABDADA's table of the nodes being searched (see node()): 2^BUSY_BITS
- * slots of one key each, 64 KB, indexed by the key's high bits. */
+ * slots of one key each, 64 KB, indexed by the mixed key's high bits. */
 #define BUSY_BITS 13
 
 /* ABDADA marks and defers only nodes with at least this many seeds more
- * than the oracle knows. Kalah(6,4), value, 2 threads, 20- and 24-seed
- * databases: 3, 4, 6 and 8 measure alike (within 3% of the nodes). While
- * cut nodes deferred like the others, 3 and 4 did 10-15% more nodes than
- * 6. */
+ * than the oracle knows: below that the bookkeeping costs more than the
+ * spreading saves (doc/experiments.md, "Search"). */
 #define DEFER_EXCESS 6
 
-/* At an expected cut node (see node()) the first child usually refutes
- * the node, and a deferral sends the thread to a child nobody needs; one
- * whose first three children failed is more likely an all node, or a root
- * whose type was guessed wrong. Kalah(6,4), value, 2 threads, mean nodes
- * of 8 runs (plain ABDADA: 3 and 5 runs; one thread: 30.6 M and 5.23 M):
- *                       20-seed db   24-seed db
- *   from the 2nd child (plain ABDADA)
- *                          35.3 M      6.75 M
- *   never                  35.8 M      5.71 M
- *   from the 3rd child     34.2 M      6.31 M
- *   from the 4th child     34.8 M      5.62 M */
+/* At an expected cut node the first child usually refutes the node, and a
+ * deferral sends the thread to a child nobody needs; one whose first few
+ * children failed is more likely an all node. Defer from this child on
+ * (doc/experiments.md, "Search"). */
 #define CUT_DEFER_FROM 3
 
 typedef struct worker {
@@ -84,11 +64,7 @@ typedef struct worker {
     uint64_t nodes, published;
     uint64_t probes, hits, stores, oprobes;
     int ply;
-    /* The search path: positions, their hashes and store sums (levels),
-     * kept only for games with cycles. */
-    sow_pos path[MAX_PLY];
-    uint64_t phash[MAX_PLY];
-    int plevel[MAX_PLY];
+    sow_pos path[MAX_PLY]; /* the search path, kept only for games with cycles */
 } worker;
 
 struct sow_search {
@@ -99,9 +75,9 @@ struct sow_search {
     int tb;        /* 1 if the game has a tie-break: |future| <= seeds*scale + tb */
     int etc_min;   /* enhanced transposition cut-offs at nodes with >= this many seeds */
     int pre_depth; /* depth-limited iterations before the exact search */
+    search_key key;
     tt tt;
-    void *map;      /* the table's mapping (tt.b lies within it) */
-    size_t map_len;
+    sow_huge map;   /* the table's memory */
     worker **w;
     _Atomic int stop;
     _Atomic int err;
@@ -129,18 +105,7 @@ struct sow_search {
     int root_lower, root_upper;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static inline uint64_t pos_hash(const sow_pos *p)
-{
-    uint64_t k[4] = {p->w[0], p->w[1] & KEY_MASK_HI, p->w[2], p->w[3] & KEY_MASK_HI};
-    return XXH3_64bits(k, sizeof k);
-}
+/* ---- positions -------------------------------------------------------------- */
 
 static inline int seeds_on_board(const sow_game *g, const sow_pos *p)
 {
@@ -152,21 +117,58 @@ static inline int level_of(const sow_pos *p)
     return p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
 }
 
-/* The store difference for the mover of p. */
-static inline int store_diff(const sow_pos *p)
+/* The banked part of p's score for its mover (score units): a score is
+ * store_score + future (sow/search.h). */
+static inline int store_score(const sow_game *g, const sow_pos *p)
 {
-    return p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE];
+    return (p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]) * g->score_scale;
+}
+
+/* What the move from p to its child q banks for p's mover; *sign is +1 if
+ * p's mover moves again in q, else -1. The child's value for p's mover is
+ * then banked + sign * future(q). */
+static inline int banked(const sow_game *g, const sow_pos *p, const sow_pos *q, int *sign)
+{
+    *sign = sow_pos_to_move(q) == sow_pos_to_move(p) ? 1 : -1;
+    return *sign * store_score(g, q) - store_score(g, p);
 }
 
 /* Future gain of a finished position for its mover. */
 static inline int terminal_future(const sow_game *g, const sow_pos *p)
 {
-    return sow_i_terminal_score(g, p) - store_diff(p) * g->score_scale;
+    return sow_i_terminal_score(g, p) - store_score(g, p);
 }
+
+/* The bound on the future gain of a position with `seeds` on its board. */
+static inline int future_bound(const sow_search *s, int seeds)
+{
+    return seeds * s->g->score_scale + s->tb;
+}
+
+/* Of the ancestors path[0..n) of x, those at the top with x's stores: the
+ * only ones x can repeat, since stores never decrease. Returns whether
+ * there is any (x's value then depends on its path, sow/search.h), and
+ * *rep whether x equals one of them. */
+static bool same_stores_above(const sow_pos *path, int n, const sow_pos *x, bool *rep)
+{
+    int level = level_of(x);
+    bool any = false;
+    *rep = false;
+    for (int d = n - 1; d >= 0 && level_of(&path[d]) == level; d--) {
+        any = true;
+        if (sow_pos_eq(&path[d], x)) {
+            *rep = true;
+            break;
+        }
+    }
+    return any;
+}
+
+/* ---- polling ----------------------------------------------------------------- */
 
 static void report(sow_search *s)
 {
-    double t = now();
+    double t = sow_now();
     s->last_report = t;
     if (!s->opt.progress)
         return;
@@ -177,25 +179,27 @@ static void report(sow_search *s)
     s->opt.progress(s->opt.progress_ctx, &s->pr);
 }
 
+static void fail(sow_search *s, sow_err e)
+{
+    int zero = 0;
+    atomic_compare_exchange_strong(&s->err, &zero, (int)e);
+    atomic_store(&s->stop, 1);
+}
+
 static void poll(worker *w)
 {
     sow_search *s = w->s;
     atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
     w->published = w->nodes;
-    if (s->opt.stop && *s->opt.stop) {
-        int zero = 0;
-        atomic_compare_exchange_strong(&s->err, &zero, SOW_E_INTERRUPTED);
-        atomic_store(&s->stop, 1);
-    }
+    if (s->opt.stop && *s->opt.stop)
+        fail(s, SOW_E_INTERRUPTED);
     if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
         (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
         w->abort = true;
     if (w->id == 0 && (w->nodes & (64 * POLL_NODES - 1)) == 0) {
-        double t = now();
+        double t = sow_now();
         if (s->opt.time_limit > 0 && t - s->t0 > s->opt.time_limit) {
-            int zero = 0;
-            atomic_compare_exchange_strong(&s->err, &zero, SOW_E_INTERRUPTED);
-            atomic_store(&s->stop, 1);
+            fail(s, SOW_E_INTERRUPTED);
             w->abort = true;
         }
         if (s->opt.progress && t - s->last_report >= s->opt.progress_every)
@@ -203,23 +207,15 @@ static void poll(worker *w)
     }
 }
 
-/* Does p repeat an ancestor on the path? Stores never decrease, so only the
- * ancestors with the same store sum (the top of the path) can equal it. */
-static bool repeats(const worker *w, const sow_pos *p, uint64_t h, int level)
-{
-    for (int d = w->ply - 1; d >= 0 && w->plevel[d] == level; d--)
-        if (w->phash[d] == h && sow_pos_eq(&w->path[d], p))
-            return true;
-    return false;
-}
+/* ---- ABDADA's busy table ------------------------------------------------------ */
 
-/* ABDADA's busy table. Racy by design: a slot holds the key of a node a
- * thread is searching, or 0; a thread marks by overwriting and unmarks only
- * if the slot still holds its key. A lost mark or a stale one only changes
- * which thread searches what, never a result. */
+/* Racy by design: a slot holds the key of a node a thread is searching, or
+ * 0; a thread marks by overwriting and unmarks only if the slot still holds
+ * its key. A lost mark or a stale one only changes which thread searches
+ * what, never a result. */
 static inline _Atomic uint64_t *busy_slot(const sow_search *s, uint64_t key)
 {
-    return &s->busy[key >> (64 - BUSY_BITS)];
+    return &s->busy[tt_mix(key) >> (64 - BUSY_BITS)];
 }
 
 static inline void busy_mark(sow_search *s, uint64_t key)
@@ -239,42 +235,228 @@ static inline bool busy_is(const sow_search *s, uint64_t key)
     return atomic_load_explicit(busy_slot(s, key), memory_order_relaxed) == key;
 }
 
+/* ---- node() ----------------------------------------------------------------------- */
+
 typedef struct child {
     sow_pos q;
     int c0;        /* score units the move banks for the mover */
     int sign;      /* +1: the mover moves again (extra turn), -1: turn ends */
-    int key;       /* move ordering, larger first */
+    int order;     /* move ordering, larger first */
     int seeds;     /* seeds on q's board */
-    uint64_t h;    /* pos_hash(&q) */
+    bool anc;      /* q has an ancestor with its stores (cycles only) */
+    uint64_t key;  /* key_of(q) */
     sow_move mv;
 } child;
 
-/* Fail-soft negamax on the future gain of p (not finished) for its mover,
- * window (alpha, beta). `S`: the seeds on p's board. `hist`: XOR of the
- * hashes of the ancestors with the same stores (cycles only, else 0).
- * `depth`: TT_DRAFT_EXACT for an exact search, else the remaining plies (a
- * leaf scores 0: the stores). `cut`: p is an expected cut node (Knuth and
- * Moore's types, the root of a probe taken as an all node, the type
- * flipping with the mover: an extra turn keeps the parent's window, so its
- * child has the parent's type); only ABDADA reads it. */
-static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, int alpha,
-                int beta, int depth, bool cut)
+/* A node's children, made by expand(). */
+typedef struct kids {
+    child c[SOW_MAX_MOVES];
+    /* ord[0..nc): the children to search; oc[0..no): those the oracle
+     * knows (indices into c), oe their oracle entries (oracle.entry). */
+    uint8_t ord[SOW_MAX_MOVES], oc[SOW_MAX_MOVES];
+    const int8_t *oe[SOW_MAX_MOVES];
+    int nc, no;
+    int best;          /* the best value so far (fail-soft) */
+    sow_move bestmove;
+} kids;
+
+/* Scores v for move mv; true if it cuts off (v >= beta). */
+static inline bool consider(kids *k, int v, sow_move mv, int beta)
+{
+    if (v > k->best) {
+        k->best = v;
+        k->bestmove = mv;
+    }
+    return v >= beta;
+}
+
+/* Makes every move of p. Finished children are scored at once, and so is a
+ * child whose seeds bound its value at most alpha; the oracle's children
+ * are collected (their entries prefetched) for score_oracle(); the rest
+ * are to be searched. True if a child already refutes p (k->best >= beta
+ * is then p's fail-soft value). */
+static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, sow_move ttmove)
 {
     sow_search *s = w->s;
     const sow_game *g = w->g;
+    int level = level_of(p);
+    sow_move ms[SOW_MAX_MOVES];
+    int n = sow_i_moves(g, p, ms);
+    k->nc = k->no = 0;
+    k->best = -INF;
+    k->bestmove = TT_NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        child *ch = &k->c[i];
+        ch->q = *p;
+        sow_i_make(g, &ch->q, ms[i]);
+        ch->mv = ms[i];
+        ch->c0 = banked(g, p, &ch->q, &ch->sign);
+        if (sow_i_over(g, &ch->q)) {
+            if (consider(k, ch->c0 + ch->sign * terminal_future(g, &ch->q), ms[i], beta))
+                return true;
+            continue;
+        }
+        int sq = seeds_on_board(g, &ch->q);
+        ch->seeds = sq;
+        if (s->use_oracle && sq <= s->oracle.max_seeds) {
+            if (s->oracle.entry) {
+                k->oe[k->no] = s->oracle.entry(s->oracle.ctx, &ch->q);
+                __builtin_prefetch(k->oe[k->no]);
+            } else if (s->oracle.prefetch) {
+                s->oracle.prefetch(s->oracle.ctx, &ch->q);
+            }
+            k->oc[k->no++] = (uint8_t)i;
+            continue;
+        }
+        int hic = future_bound(s, sq);
+        if (ch->c0 + hic <= alpha) {
+            consider(k, ch->c0 + hic, ms[i], beta); /* an upper bound, at most alpha */
+            continue;
+        }
+        if (ch->c0 - hic >= beta) {
+            k->best = ch->c0 - hic;
+            return true;
+        }
+        /* Order: the table's move, extra turns, then by what the move
+         * banks (captures), then the pit nearest the store. */
+        ch->order = (ms[i] == ttmove ? 1 << 20 : 0) + (ch->sign > 0 ? 1 << 12 : 0) + ch->c0 * 16 + i;
+        ch->anc = g->cycles && level_of(&ch->q) == level;
+        ch->key = key_of(&s->key, &ch->q);
+        tt_prefetch(&s->tt, ch->key);
+        k->ord[k->nc++] = (uint8_t)i;
+    }
+    return false;
+}
+
+/* Scores the children the oracle knows; true on a cut-off. */
+static bool score_oracle(worker *w, kids *k, int beta)
+{
+    sow_search *s = w->s;
+    for (int j = 0; j < k->no; j++) {
+        const child *ch = &k->c[k->oc[j]];
+        w->oprobes++;
+        int f = s->oracle.entry ? *k->oe[j] : s->oracle.probe(s->oracle.ctx, &ch->q);
+        if (consider(k, ch->c0 + ch->sign * f, ch->mv, beta))
+            return true;
+    }
+    return false;
+}
+
+/* Enhanced transposition cut-offs: a child's stored bound may already
+ * refute the node (key). Costs one probe per child, so only far from the
+ * leaves. Only path-free children (no ancestor with their stores) have
+ * bounds that hold here. True and *v on a cut-off. */
+static bool etc(worker *w, const kids *k, uint64_t key, int beta, int hi, int depth, int *v)
+{
+    sow_search *s = w->s;
+    for (int j = 0; j < k->nc; j++) {
+        const child *ch = &k->c[k->ord[j]];
+        tt_data cd;
+        if (ch->anc || !tt_probe(&s->tt, ch->key, &cd) || cd.draft < depth)
+            continue;
+        int x = ch->sign > 0 ? ch->c0 + cd.lower : ch->c0 - cd.upper;
+        if (x >= beta) {
+            tt_store(&s->tt, key, x, hi, ch->mv, depth, 1);
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Insertion sort of the children to search, larger order first: n <= 18. */
+static void order(kids *k)
+{
+    for (int i = 1; i < k->nc; i++) {
+        uint8_t t = k->ord[i];
+        int kt = k->c[t].order, j = i;
+        while (j > 0 && k->c[k->ord[j - 1]].order < kt) {
+            k->ord[j] = k->ord[j - 1];
+            j--;
+        }
+        k->ord[j] = t;
+    }
+}
+
+static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int alpha, int beta,
+                int depth, bool cut);
+
+/* Searches the ordered children of the node (key, S seeds) in the window
+ * (alpha, beta), alpha already raised to k->best. ABDADA (Weill 1996): every
+ * thread searches the same tree; the first child is searched by all, but a
+ * younger brother that another thread is searching now is put off to a
+ * second pass, by when its bounds are usually in the table. The threads so
+ * spread over the children of the nodes that must search them all. At
+ * expected cut nodes, whose first child usually refutes them, only from
+ * child CUT_DEFER_FROM on. Returns with k->best updated; w->abort if
+ * stopped. */
+static void search_kids(worker *w, kids *k, uint64_t key, int S, int alpha, int beta,
+                        int cdepth, bool cut)
+{
+    sow_search *s = w->s;
+    bool par = s->abdada && S >= s->defer_min; /* marks itself busy, defers */
+    int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
+    uint8_t deferred[SOW_MAX_MOVES];
+    int nd = 0;
+    if (par)
+        busy_mark(s, key);
+    for (int pass = 0; pass < 2; pass++) {
+        int cnt = pass ? nd : k->nc;
+        for (int j = 0; j < cnt; j++) {
+            int ci = pass ? deferred[j] : k->ord[j];
+            const child *ch = &k->c[ci];
+            if (par && pass == 0 && j >= first && ch->seeds >= s->defer_min &&
+                busy_is(s, ch->key)) {
+                deferred[nd++] = (uint8_t)ci;
+                continue;
+            }
+            int v;
+            if (ch->sign > 0)
+                v = ch->c0 + node(w, &ch->q, ch->seeds, ch->key, ch->anc, alpha - ch->c0,
+                                  beta - ch->c0, cdepth, cut);
+            else
+                v = ch->c0 - node(w, &ch->q, ch->seeds, ch->key, ch->anc, ch->c0 - beta,
+                                  ch->c0 - alpha, cdepth, !cut);
+            if (w->abort)
+                goto out;
+            if (consider(k, v, ch->mv, beta))
+                goto out;
+            if (v > alpha)
+                alpha = v;
+        }
+    }
+out:
+    if (par)
+        busy_unmark(s, key);
+}
+
+/* Fail-soft negamax on the future gain of p (not finished) for its mover,
+ * window (alpha, beta). `S`: the seeds on p's board; `key`: key_of(p).
+ * `anc` (cycles only): p has an ancestor with its stores on the path, so its
+ * value may depend on the path; its table entry then serves as a move hint
+ * only (its bounds hold for p without such ancestors), and it stores no
+ * bounds but the trivial ones. `depth`: TT_DRAFT_EXACT for an exact search,
+ * else the remaining plies (a leaf scores 0: the stores). `cut`: p is an
+ * expected cut node (Knuth and Moore's types, the root of a probe taken as
+ * an all node, the type flipping with the mover: an extra turn keeps the
+ * parent's window, so its child has the parent's type); only ABDADA reads
+ * it. */
+static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int alpha, int beta,
+                int depth, bool cut)
+{
+    sow_search *s = w->s;
     uint64_t nodes0 = w->nodes++;
     if ((w->nodes & (POLL_NODES - 1)) == 0)
         poll(w);
     if (w->abort)
         return 0;
-
     if (s->use_oracle && S <= s->oracle.max_seeds) {
         w->oprobes++;
         return s->oracle.probe(s->oracle.ctx, p);
     }
     if (depth == 0)
         return 0;
-    int hi = S * g->score_scale + s->tb, lo = -hi;
+    int hi = future_bound(s, S), lo = -hi;
     if (hi <= alpha)
         return hi;
     if (lo >= beta)
@@ -283,14 +465,9 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
         alpha = lo;
     if (beta > hi)
         beta = hi;
-
-    int level = 0;
-    if (g->cycles) {
-        level = level_of(p);
-        if (repeats(w, p, h, level))
-            return 0; /* perpetual play: the stores stay as they are */
-    }
-    uint64_t key = h ^ (hist * HIST_MIX);
+    bool rep;
+    if (anc && (same_stores_above(w->path, w->ply, p, &rep), rep))
+        return 0; /* perpetual play: the stores stay as they are */
 
     tt_data d;
     sow_move ttmove = TT_NO_MOVE;
@@ -298,13 +475,11 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
     if (tt_probe(&s->tt, key, &d)) {
         w->hits++;
         ttmove = d.move;
-        if (d.draft >= depth) {
-            if (d.lower >= beta)
+        if (!anc && d.draft >= depth) {
+            if (d.lower >= beta || d.lower == d.upper)
                 return d.lower;
             if (d.upper <= alpha)
                 return d.upper;
-            if (d.lower == d.upper)
-                return d.lower;
             if (d.lower > alpha)
                 alpha = d.lower;
             if (d.upper < beta)
@@ -313,186 +488,31 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t h, uint64_t hist, i
     }
     const int alpha0 = alpha;
 
-    int mover = sow_pos_to_move(p);
-    int D0 = store_diff(p);
-    int scale = g->score_scale;
-    int cdepth = depth == TT_DRAFT_EXACT ? depth : depth - 1;
-    sow_move ms[SOW_MAX_MOVES];
-    int n = sow_i_moves(g, p, ms);
-    child c[SOW_MAX_MOVES];
-    /* ord[0..nc): the children to search; oc[0..no): those the oracle
-     * knows (indices into c). */
-    uint8_t ord[SOW_MAX_MOVES], oc[SOW_MAX_MOVES];
-    const int8_t *oe[SOW_MAX_MOVES]; /* their oracle entries (oracle.entry) */
-    int nc = 0, no = 0;
-    int best = -INF;
-    sow_move bestmove = TT_NO_MOVE;
-
-    /* Make every move. Finished children are scored at once and may cut
-     * off before any search; so may the oracle's, probed after all moves
-     * are made, their entries prefetched first. A child whose seeds bound
-     * its value outside the window needs no search either. */
-    for (int i = 0; i < n; i++) {
-        child *ch = &c[i];
-        ch->q = *p;
-        sow_i_make(g, &ch->q, ms[i]);
-        ch->mv = ms[i];
-        bool same = sow_pos_to_move(&ch->q) == mover;
-        ch->sign = same ? 1 : -1;
-        int dq = store_diff(&ch->q);
-        ch->c0 = ((same ? dq : -dq) - D0) * scale;
-        int v;
-        if (sow_i_over(g, &ch->q)) {
-            v = ch->c0 + ch->sign * terminal_future(g, &ch->q);
-        } else {
-            int sq = seeds_on_board(g, &ch->q);
-            ch->seeds = sq;
-            if (s->use_oracle && sq <= s->oracle.max_seeds) {
-                if (s->oracle.entry) {
-                    oe[no] = s->oracle.entry(s->oracle.ctx, &ch->q);
-                    __builtin_prefetch(oe[no]);
-                } else if (s->oracle.prefetch) {
-                    s->oracle.prefetch(s->oracle.ctx, &ch->q);
-                }
-                oc[no++] = (uint8_t)i;
-                continue;
-            }
-            int hic = sq * scale + s->tb;
-            if (ch->c0 + hic > alpha) {
-                if (ch->c0 - hic >= beta)
-                    return ch->c0 - hic;
-                ch->key = (ms[i] == ttmove ? 1 << 20 : 0) + (same ? 1 << 12 : 0) + ch->c0 * 16 + i;
-                ch->h = pos_hash(&ch->q);
-                if (!g->cycles)
-                    tt_prefetch(&s->tt, ch->h);
-                ord[nc++] = (uint8_t)i;
-                continue;
-            }
-            v = ch->c0 + hic; /* an upper bound, at most alpha */
-        }
-        if (v > best) {
-            best = v;
-            bestmove = ms[i];
-            if (v >= beta)
-                return v;
-        }
-    }
-    for (int k = 0; k < no; k++) {
-        const child *ch = &c[oc[k]];
-        w->oprobes++;
-        int f = s->oracle.entry ? *oe[k] : s->oracle.probe(s->oracle.ctx, &ch->q);
-        int v = ch->c0 + ch->sign * f;
-        if (v > best) {
-            best = v;
-            bestmove = ch->mv;
-            if (v >= beta)
-                return v;
-        }
-    }
-    if (best > alpha)
-        alpha = best;
-
-    /* Enhanced transposition cut-offs: a child's stored bound may already
-     * refute this node; costs one probe per child, so only far from the
-     * leaves. */
-    uint64_t chist = 0;
-    if (g->cycles)
-        chist = hist ^ h;
-    if (S >= s->etc_min && depth == TT_DRAFT_EXACT) {
-        for (int k = 0; k < nc; k++) {
-            const child *ch = &c[ord[k]];
-            uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
-            tt_data cd;
-            if (tt_probe(&s->tt, ch->h ^ (hc * HIST_MIX), &cd) && cd.draft >= cdepth) {
-                int v = ch->sign > 0 ? ch->c0 + cd.lower : ch->c0 - cd.upper;
-                if (v >= beta) {
-                    tt_store(&s->tt, key, v, hi, ch->mv, depth, 1);
-                    return v;
-                }
-            }
-        }
-    }
-
-    /* Order: the table's move, extra turns, then by what the move banks
-     * (captures), then the pit nearest the store. Insertion sort of the
-     * indices: n <= 18. */
-    for (int i = 1; i < nc; i++) {
-        uint8_t t = ord[i];
-        int kt = c[t].key, j = i;
-        while (j > 0 && c[ord[j - 1]].key < kt) {
-            ord[j] = ord[j - 1];
-            j--;
-        }
-        ord[j] = t;
-    }
+    kids k;
+    if (expand(w, p, &k, alpha, beta, ttmove) || (s->use_oracle && score_oracle(w, &k, beta)))
+        return k.best;
+    if (k.best > alpha)
+        alpha = k.best;
+    int v, cdepth = depth == TT_DRAFT_EXACT ? depth : depth - 1;
+    if (!anc && S >= s->etc_min && depth == TT_DRAFT_EXACT && etc(w, &k, key, beta, hi, depth, &v))
+        return v;
+    order(&k);
     if (w->ply >= MAX_PLY) {
-        atomic_store(&s->err, SOW_E_LIMIT);
-        atomic_store(&s->stop, 1);
+        fail(s, SOW_E_LIMIT);
         w->abort = true;
         return 0;
     }
-    if (g->cycles) {
+    if (w->g->cycles)
         w->path[w->ply] = *p;
-        w->phash[w->ply] = h;
-        w->plevel[w->ply] = level;
-    }
-    /* ABDADA (Weill 1996): every thread searches the same tree; the first
-     * child is searched by all, but a younger brother that another thread
-     * is searching now is put off to a second pass, by when its bounds are
-     * usually in the table. The threads so spread over the children of the
-     * nodes that must search them all. At expected cut nodes, whose first
-     * child usually refutes them, only from the fourth child on (see
-     * CUT_DEFER_FROM). */
-    bool par = s->abdada && S >= s->defer_min; /* marks itself busy, defers */
-    int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
-    uint8_t deferred[SOW_MAX_MOVES];
-    int nd = 0;
-    if (par)
-        busy_mark(s, key);
     w->ply++;
-    for (int pass = 0; pass < 2; pass++) {
-        int cnt = pass ? nd : nc;
-        for (int k = 0; k < cnt; k++) {
-            int ci = pass ? deferred[k] : ord[k];
-            const child *ch = &c[ci];
-            uint64_t hc = g->cycles && level_of(&ch->q) == level ? chist : 0;
-            if (par && pass == 0 && k >= first && ch->seeds >= s->defer_min &&
-                busy_is(s, ch->h ^ (hc * HIST_MIX))) {
-                deferred[nd++] = (uint8_t)ci;
-                continue;
-            }
-            int v;
-            if (ch->sign > 0)
-                v = ch->c0 + node(w, &ch->q, ch->seeds, ch->h, hc, alpha - ch->c0,
-                                  beta - ch->c0, cdepth, cut);
-            else
-                v = ch->c0 - node(w, &ch->q, ch->seeds, ch->h, hc, ch->c0 - beta,
-                                  ch->c0 - alpha, cdepth, !cut);
-            if (w->abort) {
-                w->ply--;
-                if (par)
-                    busy_unmark(s, key);
-                return 0;
-            }
-            if (v > best) {
-                best = v;
-                bestmove = ch->mv;
-                if (v > alpha) {
-                    alpha = v;
-                    if (v >= beta)
-                        goto searched;
-                }
-            }
-        }
-    }
-searched:
+    search_kids(w, &k, key, S, alpha, beta, cdepth, cut);
     w->ply--;
-    if (par)
-        busy_unmark(s, key);
+    if (w->abort)
+        return 0;
 
     /* Fail-soft: best >= beta is a lower bound, best <= the window's lower
      * end an upper bound, anything between is exact. */
-    int lower = lo, upper = hi;
+    int best = k.best, lower = lo, upper = hi;
     if (best >= beta)
         lower = best;
     else if (best <= alpha0)
@@ -500,41 +520,27 @@ searched:
     else
         lower = upper = best;
     w->stores++;
-    tt_store(&s->tt, key, lower, upper, bestmove, depth, w->nodes - nodes0);
+    if (anc)
+        tt_store(&s->tt, key, lo, hi, k.bestmove, 0, w->nodes - nodes0);
+    else
+        tt_store(&s->tt, key, lower, upper, k.bestmove, depth, w->nodes - nodes0);
     return best;
 }
 
 /* ---- one search by every thread ---------------------------------------- */
 
-/* The hash of the ancestors of the probed node with the same stores, the
- * `hist` argument node() expects at that node. */
-static uint64_t hist_at(const sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x)
+/* Puts a worker at x, a node below anc[0..nanc), and searches it. */
+static int search_at(worker *w, const sow_pos *anc, int nanc, const sow_pos *x, int alpha,
+                     int beta, int depth)
 {
-    uint64_t hist = 0;
-    if (!s->g->cycles)
-        return 0;
-    int level = level_of(x);
-    for (int d = nanc - 1; d >= 0 && level_of(&anc[d]) == level; d--)
-        hist ^= pos_hash(&anc[d]);
-    return hist;
-}
-
-static uint64_t anc_hist(const sow_search *s, const sow_pos *x)
-{
-    return hist_at(s, s->anc, s->nanc, x);
-}
-
-/* Puts a worker at the root of a search of a node below anc[0..nanc). */
-static void worker_at(worker *w, const sow_pos *anc, int nanc)
-{
+    const sow_game *g = w->g;
+    bool rep, above = g->cycles && same_stores_above(anc, nanc, x, &rep);
     w->abort = false;
     w->ply = nanc;
-    if (w->g->cycles)
-        for (int d = 0; d < nanc; d++) {
-            w->path[d] = anc[d];
-            w->phash[d] = pos_hash(&anc[d]);
-            w->plevel[d] = level_of(&anc[d]);
-        }
+    if (g->cycles)
+        memcpy(w->path, anc, (size_t)nanc * sizeof *anc);
+    return node(w, x, seeds_on_board(g, x), key_of(&w->s->key, x), above, alpha, beta, depth,
+                false);
 }
 
 /* Searches x (not finished), with s->anc[0..nanc) as its path, on every
@@ -544,7 +550,6 @@ static void worker_at(worker *w, const sow_pos *anc, int nanc)
  * rest. Returns INF on error (s->err). */
 static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth)
 {
-    uint64_t hist = anc_hist(s, x);
     atomic_store(&s->stop, 0);
     s->have_result = false;
     s->result = 0;
@@ -555,8 +560,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         worker *w = s->w[omp_get_thread_num()];
-        worker_at(w, s->anc, s->nanc);
-        int v = node(w, x, seeds_on_board(s->g, x), pos_hash(x), hist, alpha, beta, depth, false);
+        int v = search_at(w, s->anc, s->nanc, x, alpha, beta, depth);
         if (!w->abort) {
 #pragma omp critical(sow_search_result)
             {
@@ -577,21 +581,19 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
 }
 
 /* Exact future gain of x for its mover if it is known without search:
- * finished, a repetition of an ancestor, or within the oracle. */
+ * finished, a repetition of an ancestor in anc[0..nanc), or within the
+ * oracle. */
 static bool known_at(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int *f)
 {
     const sow_game *g = s->g;
+    bool rep;
     if (sow_i_over(g, x)) {
         *f = terminal_future(g, x);
         return true;
     }
-    if (g->cycles) {
-        int level = level_of(x);
-        for (int d = nanc - 1; d >= 0 && level_of(&anc[d]) == level; d--)
-            if (sow_pos_eq(&anc[d], x)) {
-                *f = 0;
-                return true;
-            }
+    if (g->cycles && (same_stores_above(anc, nanc, x, &rep), rep)) {
+        *f = 0;
+        return true;
     }
     if (s->use_oracle && seeds_on_board(g, x) <= s->oracle.max_seeds) {
         *f = s->oracle.probe(s->oracle.ctx, x);
@@ -605,36 +607,78 @@ static bool known(sow_search *s, const sow_pos *x, int *f)
     return known_at(s, s->anc, s->nanc, x, f);
 }
 
-/* MTD(f) on one worker, no parallel region: the exact future gain of x
- * below anc[0..nanc). For searching several nodes at once, one per
- * thread. Returns INF if stopped (error or time limit). */
-static int mtd_worker(sow_search *s, worker *w, const sow_pos *x, const sow_pos *anc, int nanc,
-                      int guess, int *probes)
+/* ---- MTD(f) ---------------------------------------------------------------- */
+
+/* One MTD(f): what differs between its uses. */
+typedef struct mtd_job {
+    const sow_pos *x;      /* the node */
+    const sow_pos *anc;    /* its path anc[0..nanc) */
+    int nanc;
+    int guess;             /* first guess of x's future gain */
+    worker *w;             /* NULL: every thread (probe); else this worker alone */
+    /* Progress (w == NULL only): the score shown is base + sign * future,
+     * the root mover's view. */
+    int base, sign;
+    bool root;             /* x is the root: narrows s->root_lower/upper */
+} mtd_job;
+
+/* One null-window search of the job's node at beta: its fail-soft value,
+ * INF if stopped. */
+static int mtd_test(sow_search *s, const mtd_job *j, int beta)
+{
+    if (!j->w)
+        return probe(s, j->x, beta - 1, beta, TT_DRAFT_EXACT);
+    worker *w = j->w;
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
+        (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
+        return INF;
+    int g = search_at(w, j->anc, j->nanc, j->x, beta - 1, beta, TT_DRAFT_EXACT);
+    return w->abort ? INF : g;
+}
+
+/* MTD(f): the exact future gain of j->x. Returns INF if stopped (error,
+ * time limit or the task's stop flag). */
+static int mtd(sow_search *s, const mtd_job *j, int *probes)
 {
     int f;
-    if (known_at(s, anc, nanc, x, &f))
+    if (known_at(s, j->anc, j->nanc, j->x, &f))
         return f;
-    int hi = seeds_on_board(s->g, x) * s->g->score_scale + s->tb, lo = -hi;
-    int g = guess < lo ? lo : guess > hi ? hi : guess;
-    uint64_t h = pos_hash(x), hist = hist_at(s, anc, nanc, x);
+    int hi = future_bound(s, seeds_on_board(s->g, j->x)), lo = -hi;
+    int g = j->guess < lo ? lo : j->guess > hi ? hi : j->guess;
     while (lo < hi) {
         int beta = g <= lo ? lo + 1 : g;
-        if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
-            (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
-            return INF;
-        worker_at(w, anc, nanc);
-        g = node(w, x, seeds_on_board(s->g, x), h, hist, beta - 1, beta, TT_DRAFT_EXACT, false);
-        if (w->abort)
+        if (!j->w) {
+            s->pr.lower = j->sign > 0 ? j->base + lo : j->base - hi;
+            s->pr.upper = j->sign > 0 ? j->base + hi : j->base - lo;
+            s->pr.test = j->sign > 0 ? j->base + beta : j->base - beta + 1;
+        }
+        g = mtd_test(s, j, beta);
+        if (g == INF)
             return INF;
         (*probes)++;
         if (g >= beta)
             lo = g;
         else
             hi = g;
+        if (j->root) {
+            s->root_lower = j->base + lo;
+            s->root_upper = j->base + hi;
+        }
     }
     return lo;
 }
 
+/* MTD(f) of x below s->anc on every thread. */
+static int mtd_all(sow_search *s, const sow_pos *x, int guess, int base, int sign, int *probes,
+                   bool root)
+{
+    mtd_job j = {x, s->anc, s->nanc, guess, NULL, base, sign, root};
+    return mtd(s, &j, probes);
+}
+
+/* ---- the root ------------------------------------------------------------ */
+
+/* A child of the root or of a PV node. */
 typedef struct rchild {
     sow_pos q;
     int c0, sign;
@@ -644,49 +688,7 @@ static void make_child(const sow_game *g, const sow_pos *p, sow_move mv, rchild 
 {
     c->q = *p;
     sow_i_make(g, &c->q, mv);
-    bool same = sow_pos_to_move(&c->q) == sow_pos_to_move(p);
-    c->sign = same ? 1 : -1;
-    int dq = store_diff(&c->q);
-    c->c0 = ((same ? dq : -dq) - store_diff(p)) * g->score_scale;
-}
-
-/* MTD(f): the exact future gain of x, from a first guess. The score
- * reported for progress is base + sign * future (the root mover's view).
- * Returns INF on error. */
-static int mtd(sow_search *s, const sow_pos *x, int guess, int base, int sign, int *probes,
-               bool root)
-{
-    int f;
-    if (known(s, x, &f))
-        return f;
-    int hi = seeds_on_board(s->g, x) * s->g->score_scale + s->tb, lo = -hi;
-    int g = guess < lo ? lo : guess > hi ? hi : guess;
-    while (lo < hi) {
-        int beta = g <= lo ? lo + 1 : g;
-        if (sign > 0) {
-            s->pr.lower = base + lo;
-            s->pr.upper = base + hi;
-            s->pr.test = base + beta;
-        } else {
-            s->pr.lower = base - hi;
-            s->pr.upper = base - lo;
-            s->pr.test = base - beta + 1;
-        }
-        g = probe(s, x, beta - 1, beta, TT_DRAFT_EXACT);
-        if (g == INF)
-            return INF;
-        if (probes)
-            (*probes)++;
-        if (g >= beta)
-            lo = g;
-        else
-            hi = g;
-        if (root) {
-            s->root_lower = base + lo;
-            s->root_upper = base + hi;
-        }
-    }
-    return lo;
+    c->c0 = banked(g, p, &c->q, &c->sign);
 }
 
 /* Is the future gain of x (not finished, not known) at least t? */
@@ -699,14 +701,12 @@ static int test_ge(sow_search *s, const sow_pos *x, int t, bool *ok)
     return 0;
 }
 
-/* ---- the root ------------------------------------------------------------ */
-
-/* The table's move at x (with s->anc as its path), TT_NO_MOVE if none. */
+/* The table's move at x, TT_NO_MOVE if none (a hint: any entry's move is
+ * one, whatever the path). */
 static sow_move tt_move(sow_search *s, const sow_pos *x)
 {
     tt_data d;
-    uint64_t key = pos_hash(x) ^ (anc_hist(s, x) * HIST_MIX);
-    return tt_probe(&s->tt, key, &d) ? d.move : TT_NO_MOVE;
+    return tt_probe(&s->tt, key_of(&s->key, x), &d) ? d.move : TT_NO_MOVE;
 }
 
 /* A move of x (whose exact future is f; x is s->anc[s->nanc - 1]) that
@@ -747,14 +747,20 @@ static int achieving_move(sow_search *s, const sow_pos *x, int f, const sow_move
     return -1; /* unreachable when f is exact */
 }
 
+static sow_err stopped(sow_search *s)
+{
+    int e = atomic_load(&s->err);
+    return e ? (sow_err)e : SOW_E_LIMIT;
+}
+
 /* Pie rule: max over completions of South's opening turn from q of -|v|. */
 static int pie_turn(sow_search *s, const sow_pos *q, int *probes)
 {
     const sow_game *g = s->g;
     if (sow_i_over(g, q) || sow_pos_to_move(q) != SOW_SOUTH) {
-        int base = store_diff(q) * g->score_scale;
+        int base = store_score(g, q);
         s->nanc = 0;
-        int f = mtd(s, q, 0, base, 1, probes, false);
+        int f = mtd_all(s, q, 0, base, 1, probes, false);
         if (f == INF)
             return INF;
         int v = base + f;
@@ -772,6 +778,240 @@ static int pie_turn(sow_search *s, const sow_pos *q, int *probes)
             best = v;
     }
     return best;
+}
+
+/* The root of a pie opening: every move's value by the pie rule. */
+static sow_err solve_pie(sow_search *s, const sow_pos *p, sow_search_result *out)
+{
+    sow_solution *sol = &out->sol;
+    int n = sol->nmoves, best = -INF;
+    s->pr.phase = "moves";
+    s->pr.nmoves = n;
+    for (int k = 0; k < n; k++) {
+        s->pr.move = k;
+        sow_pos q = *p;
+        sow_i_make(s->g, &q, sol->moves[k]);
+        int v = pie_turn(s, &q, &out->mtd_probes);
+        if (v == INF)
+            return (sow_err)atomic_load(&s->err);
+        sol->move_scores[k] = v;
+        out->move_exact[k] = true;
+        if (v > best) {
+            best = v;
+            sol->best = k;
+        }
+    }
+    sol->score = best;
+    out->seconds_value = sow_now() - s->t0;
+    if (s->opt.pv_max > 0) {
+        out->pv[0] = sol->moves[sol->best];
+        out->pv_len = 1;
+    }
+    return SOW_OK;
+}
+
+/* The root's future gain into *f: shallow depth-limited searches first
+ * (they leave a best move in the table for the nodes near the root; their
+ * bounds have a smaller draft, so the exact search never trusts them, and
+ * their value is MTD(f)'s first guess), then MTD(f). */
+static sow_err solve_value(sow_search *s, const sow_pos *p, sow_search_result *out, int *f)
+{
+    const sow_game *g = s->g;
+    int guess = 0, f0;
+    s->pr.phase = "order";
+    int pre = seeds_on_board(g, p) >= PRE_MIN_SEEDS ? s->pre_depth : 0;
+    for (int d = 1; d <= pre && !known(s, p, &f0); d++) {
+        guess = probe(s, p, -INF, INF, d);
+        if (guess == INF)
+            return (sow_err)atomic_load(&s->err);
+    }
+    s->pr.phase = "value";
+    int base = store_score(g, p);
+    *f = mtd_all(s, p, guess, base, 1, &out->mtd_probes, true);
+    if (*f == INF)
+        return (sow_err)atomic_load(&s->err);
+    out->sol.score = base + *f;
+    s->root_lower = s->root_upper = out->sol.score;
+    out->seconds_value = sow_now() - s->t0;
+    return SOW_OK;
+}
+
+/* value_only: just a root move that achieves the value (future f). */
+static sow_err solve_best(sow_search *s, const sow_pos *p, int f, sow_search_result *out)
+{
+    sow_solution *sol = &out->sol;
+    int fc;
+    int k = achieving_move(s, p, f, sol->moves, sol->nmoves, &fc);
+    if (k < 0)
+        return stopped(s);
+    for (int i = 0; i < sol->nmoves; i++) {
+        sol->move_scores[i] = sol->score; /* an upper bound: no move beats the value */
+        out->move_exact[i] = i == k;
+    }
+    sol->best = k;
+    return SOW_OK;
+}
+
+static void set_move_score(sow_search_result *out, int k, int score)
+{
+    sow_solution *sol = &out->sol;
+    sol->move_scores[k] = score;
+    out->move_exact[k] = true;
+    if (sol->best < 0 || score > sol->move_scores[sol->best])
+        sol->best = k;
+}
+
+/* Every root move's value, one after the other, each an MTD(f) on every
+ * thread from the guess that it is a best move (root future f). */
+static sow_err solve_moves_serial(sow_search *s, const sow_pos *p, int f, sow_search_result *out)
+{
+    sow_solution *sol = &out->sol;
+    int base = store_score(s->g, p);
+    for (int k = 0; k < sol->nmoves; k++) {
+        s->pr.move = k;
+        rchild c;
+        make_child(s->g, p, sol->moves[k], &c);
+        int fq = mtd_all(s, &c.q, c.sign * (f - c.c0), base + c.c0, c.sign, &out->mtd_probes,
+                         false);
+        if (fq == INF)
+            return (sow_err)atomic_load(&s->err);
+        set_move_score(out, k, base + c.c0 + c.sign * fq);
+    }
+    return SOW_OK;
+}
+
+/* The shared state of the parallel root moves. */
+typedef struct root_moves {
+    int n;
+    rchild c[SOW_MAX_MOVES];
+    int fq[SOW_MAX_MOVES]; /* each move's exact future, INF until known */
+    _Atomic int done[SOW_MAX_MOVES], tstop[SOW_MAX_MOVES], joined[SOW_MAX_MOVES];
+    _Atomic int next;
+} root_moves;
+
+/* The next root move for a thread: an untaken one, else the unfinished one
+ * with the fewest joiners; -1 if all are done. */
+static int root_move_next(root_moves *rm)
+{
+    int k = atomic_fetch_add(&rm->next, 1);
+    if (k < rm->n)
+        return k;
+    k = -1;
+    int fewest = INT_MAX;
+    for (int j = 0; j < rm->n; j++) {
+        int jj = atomic_load(&rm->joined[j]);
+        if (!atomic_load(&rm->done[j]) && jj < fewest) {
+            fewest = jj;
+            k = j;
+        }
+    }
+    if (k >= 0)
+        atomic_fetch_add(&rm->joined[k], 1);
+    return k;
+}
+
+/* One thread's part of solve_moves_parallel. */
+static void root_moves_worker(sow_search *s, worker *w, root_moves *rm, int f, int *probes)
+{
+    for (;;) {
+        int k = root_move_next(rm);
+        if (k < 0)
+            break;
+        const rchild *c = &rm->c[k];
+        mtd_job j = {&c->q, s->anc, s->nanc, c->sign * (f - c->c0), w, 0, 0, false};
+        w->tstop = &rm->tstop[k];
+        int v = mtd(s, &j, probes);
+        w->tstop = NULL;
+        if (v != INF) {
+            int zero = 0;
+            if (atomic_compare_exchange_strong(&rm->done[k], &zero, 1)) {
+                rm->fq[k] = v;
+                atomic_fetch_add(&s->moves_done, 1);
+            }
+            atomic_store(&rm->tstop[k], 1);
+        } else if (atomic_load(&s->stop)) {
+            break; /* an error or the time limit */
+        }
+    }
+    atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
+    w->published = w->nodes;
+}
+
+/* Every root move's value with several threads: each takes the next root
+ * move and solves it alone, an MTD(f) on its own worker over the shared
+ * table (the moves are independent work). A thread that finds no move left
+ * joins the unfinished move with the fewest joiners, running the same
+ * MTD(f) on it; ABDADA's busy table spreads the two over its tree, and the
+ * first to finish stops the others (tstop). */
+static sow_err solve_moves_parallel(sow_search *s, const sow_pos *p, int f,
+                                    sow_search_result *out)
+{
+    sow_solution *sol = &out->sol;
+    root_moves rm;
+    rm.n = sol->nmoves;
+    atomic_init(&rm.next, 0);
+    for (int k = 0; k < rm.n; k++) {
+        make_child(s->g, p, sol->moves[k], &rm.c[k]);
+        rm.fq[k] = INF;
+        atomic_init(&rm.done[k], 0);
+        atomic_init(&rm.tstop[k], 0);
+        atomic_init(&rm.joined[k], 0);
+    }
+    atomic_store(&s->stop, 0);
+    atomic_store(&s->moves_done, 0);
+    s->moves_parallel = true;
+    s->abdada = true;
+    s->pr.lower = s->pr.upper = s->pr.test = sol->score;
+    int probes = 0;
+#pragma omp parallel num_threads(s->opt.threads) reduction(+ : probes)
+    root_moves_worker(s, s->w[omp_get_thread_num()], &rm, f, &probes);
+    s->abdada = false;
+    s->moves_parallel = false;
+    out->mtd_probes += probes;
+    if (atomic_load(&s->err))
+        return (sow_err)atomic_load(&s->err);
+    int base = store_score(s->g, p);
+    for (int k = 0; k < rm.n; k++) {
+        if (rm.fq[k] == INF)
+            return SOW_E_INTERRUPTED; /* unreachable without an error */
+        set_move_score(out, k, base + rm.c[k].c0 + rm.c[k].sign * rm.fq[k]);
+    }
+    return SOW_OK;
+}
+
+/* The principal variation: from each node of known exact future, a move
+ * achieving it (the root's best move first); s->anc holds the line. */
+static sow_err solve_pv(sow_search *s, const sow_pos *p, int f, sow_search_result *out)
+{
+    const sow_game *g = s->g;
+    s->pr.phase = "pv";
+    sow_pos x = *p;
+    int fx = f;
+    while (out->pv_len < s->opt.pv_max && out->pv_len < SOW_PV_MAX) {
+        sow_move ms[SOW_MAX_MOVES];
+        int nm = sow_i_moves(g, &x, ms);
+        if (nm == 0)
+            break;
+        s->anc[s->nanc++] = x;
+        int fc, k;
+        if (out->pv_len == 0) {
+            k = out->sol.best;
+            rchild c;
+            make_child(g, &x, ms[k], &c);
+            fc = c.sign * (f - c.c0);
+        } else {
+            k = achieving_move(s, &x, fx, ms, nm, &fc);
+            if (k < 0)
+                return stopped(s);
+        }
+        out->pv[out->pv_len++] = ms[k];
+        sow_i_make(g, &x, ms[k]);
+        fx = fc;
+        bool rep;
+        if (g->cycles && (same_stores_above(s->anc, s->nanc, &x, &rep), rep))
+            break; /* a repetition ends the line (perpetual play) */
+    }
+    return SOW_OK;
 }
 
 static void reset_counters(sow_search *s)
@@ -802,7 +1042,6 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
 {
     const sow_game *g = s->g;
     sow_solution *sol = &out->sol;
-    int scale = g->score_scale;
     sow_pos anc[SOW_PV_MAX + 2];
     s->anc = anc;
     s->nanc = 0;
@@ -810,203 +1049,26 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
     sol->nmoves = sow_i_moves(g, p, sol->moves);
     if (sol->nmoves == 0) {
         sol->score = sow_i_terminal_score(g, p);
-        out->seconds_value = now() - s->t0;
+        out->seconds_value = sow_now() - s->t0;
         return SOW_OK;
     }
-    int n = sol->nmoves;
-    int base = store_diff(p) * scale;
-
-    if (s->opt.pie_opening) {
-        s->pr.phase = "moves";
-        s->pr.nmoves = n;
-        int best = -INF;
-        for (int k = 0; k < n; k++) {
-            s->pr.move = k;
-            sow_pos q = *p;
-            sow_i_make(g, &q, sol->moves[k]);
-            int v = pie_turn(s, &q, &out->mtd_probes);
-            if (v == INF)
-                return (sow_err)atomic_load(&s->err);
-            sol->move_scores[k] = v;
-            out->move_exact[k] = true;
-            if (v > best) {
-                best = v;
-                sol->best = k;
-            }
-        }
-        sol->score = best;
-        out->seconds_value = now() - s->t0;
-        if (s->opt.pv_max > 0) {
-            out->pv[0] = sol->moves[sol->best];
-            out->pv_len = 1;
-        }
-        return SOW_OK;
-    }
-
-    /* Move ordering first: shallow depth-limited searches leave a best
-     * move in the table for the nodes near the root (their bounds have a
-     * smaller draft, so the exact search never trusts them), and their
-     * value is MTD(f)'s first guess. */
-    int guess = 0;
-    int f0;
-    s->pr.phase = "order";
-    int pre = seeds_on_board(g, p) >= PRE_MIN_SEEDS ? s->pre_depth : 0;
-    for (int d = 1; d <= pre && !known(s, p, &f0); d++) {
-        guess = probe(s, p, -INF, INF, d);
-        if (guess == INF)
-            return (sow_err)atomic_load(&s->err);
-    }
-
-    /* The root value. */
-    s->pr.phase = "value";
-    int f = mtd(s, p, guess, base, 1, &out->mtd_probes, true);
-    if (f == INF)
-        return (sow_err)atomic_load(&s->err);
-    sol->score = base + f;
-    s->root_lower = s->root_upper = sol->score;
-    out->seconds_value = now() - s->t0;
-
-    /* Every root move's value, each an MTD(f) from the guess that it is a
-     * best move; with value_only, just a move that achieves the value. */
+    if (s->opt.pie_opening)
+        return solve_pie(s, p, out);
+    int f;
+    sow_err e = solve_value(s, p, out, &f);
+    if (e)
+        return e;
     anc[0] = *p;
     s->nanc = 1;
     s->pr.phase = "moves";
-    s->pr.nmoves = n;
-    if (s->opt.value_only) {
-        int fc;
-        int k = achieving_move(s, p, f, sol->moves, n, &fc);
-        if (k < 0)
-            return atomic_load(&s->err) ? (sow_err)atomic_load(&s->err) : SOW_E_LIMIT;
-        for (int i = 0; i < n; i++) {
-            sol->move_scores[i] = sol->score; /* an upper bound: no move beats the value */
-            out->move_exact[i] = i == k;
-        }
-        sol->best = k;
-    } else if (s->opt.threads > 1) {
-        /* Several threads: each takes the next root move and solves it
-         * alone, an MTD(f) on its own worker over the shared table (the
-         * moves are independent work). A thread that finds no move left
-         * joins the unfinished move with the fewest joiners, running the
-         * same MTD(f) on it; ABDADA's busy table spreads the two over its
-         * tree, and the first to finish stops the others (tstop). */
-        rchild c[SOW_MAX_MOVES];
-        int fq[SOW_MAX_MOVES];
-        _Atomic int done[SOW_MAX_MOVES], tstop[SOW_MAX_MOVES], joined[SOW_MAX_MOVES];
-        _Atomic int next = 0;
-        for (int k = 0; k < n; k++) {
-            make_child(g, p, sol->moves[k], &c[k]);
-            fq[k] = INF;
-            atomic_init(&done[k], 0);
-            atomic_init(&tstop[k], 0);
-            atomic_init(&joined[k], 0);
-        }
-        atomic_store(&s->stop, 0);
-        atomic_store(&s->moves_done, 0);
-        s->moves_parallel = true;
-        s->abdada = true;
-        s->pr.lower = s->pr.upper = s->pr.test = sol->score;
-        int probes = 0;
-#pragma omp parallel num_threads(s->opt.threads) reduction(+ : probes)
-        {
-            worker *w = s->w[omp_get_thread_num()];
-            for (;;) {
-                int k = atomic_fetch_add(&next, 1);
-                if (k >= n) {
-                    /* Every move is taken: join one still running. */
-                    k = -1;
-                    int fewest = INT_MAX;
-                    for (int j = 0; j < n; j++) {
-                        int jj = atomic_load(&joined[j]);
-                        if (!atomic_load(&done[j]) && jj < fewest) {
-                            fewest = jj;
-                            k = j;
-                        }
-                    }
-                    if (k < 0)
-                        break;
-                    atomic_fetch_add(&joined[k], 1);
-                }
-                w->tstop = &tstop[k];
-                int v = mtd_worker(s, w, &c[k].q, anc, 1, c[k].sign * (f - c[k].c0), &probes);
-                w->tstop = NULL;
-                if (v != INF) {
-                    int zero = 0;
-                    if (atomic_compare_exchange_strong(&done[k], &zero, 1)) {
-                        fq[k] = v;
-                        atomic_fetch_add(&s->moves_done, 1);
-                    }
-                    atomic_store(&tstop[k], 1);
-                } else if (atomic_load(&s->stop)) {
-                    break; /* an error or the time limit */
-                }
-            }
-            atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
-            w->published = w->nodes;
-        }
-        s->abdada = false;
-        s->moves_parallel = false;
-        out->mtd_probes += probes;
-        if (atomic_load(&s->err))
-            return (sow_err)atomic_load(&s->err);
-        for (int k = 0; k < n; k++) {
-            if (fq[k] == INF)
-                return SOW_E_INTERRUPTED; /* unreachable without an error */
-            sol->move_scores[k] = base + c[k].c0 + c[k].sign * fq[k];
-            out->move_exact[k] = true;
-            if (sol->best < 0 || sol->move_scores[k] > sol->move_scores[sol->best])
-                sol->best = k;
-        }
-    } else {
-        for (int k = 0; k < n; k++) {
-            s->pr.move = k;
-            rchild c;
-            make_child(g, p, sol->moves[k], &c);
-            int fq = mtd(s, &c.q, c.sign * (f - c.c0), base + c.c0, c.sign, &out->mtd_probes,
-                         false);
-            if (fq == INF)
-                return (sow_err)atomic_load(&s->err);
-            sol->move_scores[k] = base + c.c0 + c.sign * fq;
-            out->move_exact[k] = true;
-            if (sol->best < 0 || sol->move_scores[k] > sol->move_scores[sol->best])
-                sol->best = k;
-        }
-    }
-
-    /* The principal variation: from each node of known exact future, a
-     * move achieving it (the root's best move first). */
-    s->pr.phase = "pv";
-    sow_pos x = *p;
-    int fx = f;
-    while (out->pv_len < s->opt.pv_max && out->pv_len < SOW_PV_MAX) {
-        sow_move ms[SOW_MAX_MOVES];
-        int nm = sow_i_moves(g, &x, ms);
-        if (nm == 0)
-            break;
-        anc[s->nanc++] = x;
-        int fc, k;
-        if (out->pv_len == 0) {
-            k = sol->best;
-            rchild c;
-            make_child(g, &x, ms[k], &c);
-            fc = c.sign * (f - c.c0);
-        } else {
-            k = achieving_move(s, &x, fx, ms, nm, &fc);
-            if (k < 0)
-                return atomic_load(&s->err) ? (sow_err)atomic_load(&s->err) : SOW_E_LIMIT;
-        }
-        out->pv[out->pv_len++] = ms[k];
-        sow_i_make(g, &x, ms[k]);
-        fx = fc;
-        /* A repetition ends the line (perpetual play). */
-        if (g->cycles) {
-            bool rep = false;
-            for (int d = 0; d < s->nanc; d++)
-                rep |= sow_pos_eq(&anc[d], &x);
-            if (rep)
-                break;
-        }
-    }
-    return SOW_OK;
+    s->pr.nmoves = sol->nmoves;
+    if (s->opt.value_only)
+        e = solve_best(s, p, f, out);
+    else if (s->opt.threads > 1)
+        e = solve_moves_parallel(s, p, f, out);
+    else
+        e = solve_moves_serial(s, p, f, out);
+    return e ? e : solve_pv(s, p, f, out);
 }
 
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out)
@@ -1017,12 +1079,15 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
         return SOW_E_POSITION;
     if (s->opt.pie_opening && (!s->g->pie || sow_pos_to_move(p) != SOW_SOUTH))
         return SOW_E_ARG;
+    if (seeds_on_board(s->g, p) > s->key.max_seeds)
+        return SOW_E_LIMIT; /* no exact table key (key.h) */
+    s->key.exact = true;
     reset_counters(s);
-    s->t0 = s->last_report = now();
+    s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
-    int span = seeds_on_board(s->g, p) * s->g->score_scale + s->tb;
-    s->root_lower = store_diff(p) * s->g->score_scale - span;
-    s->root_upper = store_diff(p) * s->g->score_scale + span;
+    int span = future_bound(s, seeds_on_board(s->g, p));
+    s->root_lower = store_score(s->g, p) - span;
+    s->root_upper = store_score(s->g, p) + span;
     sow_err e = solve(s, p, out);
     collect(s, out);
     if (e == SOW_OK) {
@@ -1041,7 +1106,7 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
                     out->sol.best = k;
         }
     }
-    out->seconds = now() - s->t0;
+    out->seconds = sow_now() - s->t0;
     return e;
 }
 
@@ -1052,13 +1117,14 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
     if (sow_position_check(s->g, p))
         return SOW_E_POSITION;
     reset_counters(s);
-    s->t0 = s->last_report = now();
+    s->t0 = s->last_report = sow_now();
     sow_pos anc[1];
     s->anc = anc;
     s->nanc = 0;
     bool oracle = s->use_oracle;
     s->use_oracle = false;
-    int base = store_diff(p) * s->g->score_scale;
+    s->key.exact = seeds_on_board(s->g, p) <= s->key.max_seeds;
+    int base = store_score(s->g, p);
     int f = 0;
     sow_err e = SOW_OK;
     if (sow_i_over(s->g, p)) {
@@ -1092,6 +1158,15 @@ static void set_limits(sow_search *s)
     s->defer_min = base + DEFER_EXCESS;
 }
 
+bool sow_search_exact(const sow_game *g, const sow_pos *p)
+{
+    int seeds = 0;
+    for (int pl = 0; pl < 2; pl++)
+        for (int i = 1; i <= g->m; i++)
+            seeds += sow_pos_pit(p, pl, i);
+    return seeds <= key_max_seeds(g);
+}
+
 size_t sow_search_tt_bytes(size_t tt_mb)
 {
     return tt_mb * 1024 * 1024 / sizeof(tt_bucket) * sizeof(tt_bucket);
@@ -1100,7 +1175,7 @@ size_t sow_search_tt_bytes(size_t tt_mb)
 sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_search **out)
 {
     *out = NULL;
-    if (opt->threads < 1 || opt->threads > 256 || opt->tt_mb < 1 ||
+    if (opt->threads < 1 || opt->threads > SOW_MAX_THREADS || opt->tt_mb < 1 ||
         opt->tt_mb > ((size_t)1 << 30) || opt->pv_max < 0)
         return SOW_E_ARG;
     if (opt->oracle && (!opt->oracle->probe || opt->oracle->max_seeds < 0))
@@ -1118,26 +1193,16 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     }
     s->opt.oracle = NULL;
     s->tb = g->tiebreak ? 1 : 0;
+    key_init(&s->key, g);
     s->pre_depth = PRE_DEPTH;
     size_t bytes = sow_search_tt_bytes(opt->tt_mb);
     s->tt.nb = bytes / sizeof(tt_bucket);
-    /* An anonymous mapping: zero pages that the kernel fills on first touch
-     * (a small search never pays for the whole table), 2 MB aligned and
-     * advised as huge pages: every probe is a random access, and with 4 KB
-     * pages most would also miss the TLB. */
-    size_t huge = (size_t)2 << 20;
-    s->map_len = (bytes + huge - 1) / huge * huge + huge;
-    s->map = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (s->map == MAP_FAILED) {
-        s->map = NULL;
-    } else {
-        s->tt.b = (tt_bucket *)(((uintptr_t)s->map + huge - 1) & ~(uintptr_t)(huge - 1));
-        madvise(s->tt.b, s->map_len - huge, MADV_HUGEPAGE);
-    }
+    s->tt.b = sow_huge_alloc(bytes, &s->map);
+    s->tt.shared = opt->threads > 1;
     s->w = calloc((size_t)opt->threads, sizeof *s->w);
     s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
     set_limits(s);
-    if (!s->map || !s->w || !s->busy) {
+    if (!s->tt.b || !s->w || !s->busy) {
         sow_search_free(s);
         return SOW_E_NOMEM;
     }
@@ -1170,10 +1235,7 @@ void sow_search_set_time_limit(sow_search *s, double seconds)
 
 void sow_search_clear(sow_search *s)
 {
-    /* Dropping the pages of a private anonymous mapping makes them read as
-     * zeros again, without writing 0.5 GB. */
-    if (madvise(s->map, s->map_len, MADV_DONTNEED) != 0)
-        memset(s->tt.b, 0, s->tt.nb * sizeof(tt_bucket));
+    sow_huge_zero(&s->map);
 }
 
 void sow_search_free(sow_search *s)
@@ -1185,7 +1247,6 @@ void sow_search_free(sow_search *s)
             free(s->w[i]);
     free(s->w);
     free(s->busy);
-    if (s->map)
-        munmap(s->map, s->map_len);
+    sow_huge_free(&s->map);
     free(s);
 }

@@ -1,8 +1,8 @@
-/* index.c - the combinatorial ranking of boards (see sow/retro.h and
+/* index.c - the combinatorial ranking of boards (see sow/index.h and
  * doc/retrograde.md). */
 #include <string.h>
 
-#include "sow/retro.h"
+#include "sow/index.h"
 
 #define NMAX (SOW_MAX_TOTAL + SOW_IDX_MAX_PARTS)
 
@@ -37,6 +37,9 @@ void sow_index_init(sow_index *ix, int parts)
     for (int j = 0; j < parts - 1; j++)
         for (int s = 0; s <= SOW_MAX_TOTAL; s++)
             ix->term[j][s] = binom[s + j][j + 1];
+    ix->below[0] = 0;
+    for (int k = 1; k <= SOW_MAX_TOTAL + 1; k++)
+        ix->below[k] = sow_index_codes(parts, k - 1);
 }
 
 uint64_t sow_index_count(int parts, int k)
@@ -52,6 +55,11 @@ uint64_t sow_index_count(int parts, int k)
             return UINT64_MAX;
     }
     return (uint64_t)c;
+}
+
+uint64_t sow_index_codes(int parts, int k)
+{
+    return sow_index_count(parts + 1, k);
 }
 
 void sow_index_unrank(const sow_index *ix, int k, uint64_t r, uint8_t *c)

@@ -1,0 +1,86 @@
+/* key.h - the transposition table's key: an exact code of what a node's
+ * value depends on.
+ *
+ * The future gain of a position depends on its pits and, in Toguz, the two
+ * tuzdiks; not on the stores (sow/search.h). The key is therefore
+ *
+ *     key = (code(pits) * T + own tuzdik) * T + opponent's tuzdik
+ *
+ * where code is the rank among boards of every seed count (sow/index.h,
+ * sow_index_code_pos: 2m pits) and T = m tuzdik
+ * states per side (none, or pit 1..m-1: pit m cannot be claimed), T = 1
+ * without tuzdiks. Over the boards of at most K seeds it is a bijection
+ * onto 0 .. C(K+2m, 2m) * T^2 - 1, so two positions share a key exactly
+ * when they share a value, as long as that range fits 64 bits.
+ *
+ * That range fits 64 bits for every board the exact solver can finish
+ * (Kalah(6,6): C(84,12) ~ 2^47) but not for the largest (Toguz 9x9:
+ * C(180,18) * 81 ~ 2^87), nor for a --position holding more seeds than
+ * K = key.max_seeds. sow_search_solve refuses a root with more seeds than
+ * that (SOW_E_LIMIT: seeds never increase below a node, so the root's
+ * count bounds every key), and only sow_search_depth, whose scores are a
+ * benchmark's heuristic anyway, then runs on a 64-bit hash (XXH3 of the
+ * pits and tuzdiks) instead.
+ */
+#ifndef SOW_SEARCH_KEY_H
+#define SOW_SEARCH_KEY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "sow/game.h"
+#include "sow/index.h"
+
+/* Bytes 0..13 of a half: pits and tuzdik; the store (14) and the flags (15)
+ * are not part of the hashed key. */
+#define KEY_MASK_HI 0x0000ffffffffffffull
+
+typedef struct search_key {
+    bool exact;      /* key_of gives the exact code (else the hash) */
+    int max_seeds;   /* the most seeds on a board whose code fits 64 bits */
+    uint64_t tz;     /* T: tuzdik states per side (1: no tuzdiks) */
+    sow_index ix;    /* 2m parts */
+} search_key;
+
+/* The most seeds a board of game g may hold for every code up to it to fit
+ * 64 bits (codes grow with the seeds: boards with fewer come first). */
+static inline int key_max_seeds(const sow_game *g)
+{
+    uint64_t tz = g->tuzdik ? (uint64_t)g->m : 1;
+    int k = -1;
+    while (k < SOW_MAX_TOTAL) {
+        uint64_t codes = sow_index_codes(2 * g->m, k + 1);
+        if (codes == UINT64_MAX || codes > UINT64_MAX / (tz * tz))
+            break;
+        k++;
+    }
+    return k;
+}
+
+/* Sets up the key of game g. The code is exact only for boards with at
+ * most k->max_seeds seeds; the driver sets k->exact for each search by its
+ * root's seeds (they never grow below it). */
+static inline void key_init(search_key *k, const sow_game *g)
+{
+    sow_index_init(&k->ix, 2 * g->m);
+    k->tz = g->tuzdik ? (uint64_t)g->m : 1;
+    k->max_seeds = key_max_seeds(g);
+    k->exact = false;
+}
+
+static inline uint64_t key_of(const search_key *k, const sow_pos *p)
+{
+    if (__builtin_expect(!k->exact, 0)) {
+        uint64_t w[4] = {p->w[0], p->w[1] & KEY_MASK_HI, p->w[2], p->w[3] & KEY_MASK_HI};
+        return XXH3_64bits(w, sizeof w);
+    }
+    uint64_t c = sow_index_code_pos(&k->ix, p);
+    if (k->tz > 1)
+        c = (c * k->tz + p->b[SOW_B_TUZDIK]) * k->tz + p->b[SOW_HALF + SOW_B_TUZDIK];
+    return c;
+}
+
+#endif
