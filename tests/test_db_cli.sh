@@ -63,8 +63,8 @@ same kalah --position 0,0,0/9/0,1,2/6/s
 expect_status 2 "$SOW" db build toguz --pits 3 --max-seeds 4 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --max-seeds 4 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --pits 3 --dir "$T/x"
-expect_status 2 "$SOW" db build kalah --pits 6 --max-seeds 24 --memory 0.5 --dir "$T/x"
-grep -Eq "needs 1\.3[0-9] GB, over the memory budget of 0\.50 GB" "$T/err" || fail "memory message: $(cat "$T/err")"
+expect_status 2 "$SOW" db build kalah --pits 6 --max-seeds 24 --memory 500 --dir "$T/x"
+grep -Eq "needs 1\.3[0-9] GB, over the memory budget of 0\.52 GB" "$T/err" || fail "memory message: $(cat "$T/err")"
 expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 4 --threads 0 --dir "$T/x"
 expect_status 2 "$SOW" db query kalah --pits 3 --seeds 2
 expect_status 2 "$SOW" db query kalah --pits 3 --seeds 3 --dir "$T/db"

@@ -14,7 +14,7 @@
 
 static const char usage[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
-    "                 [--threads T] [--memory GB] [--quiet]\n"
+    "                 [--threads T] [--memory SIZE] [--quiet]\n"
     "       sow db info FILE\n"
     "       sow db verify DIR\n"
     "       sow db query GAME --pits M [--variant A,B] --dir D\n"
@@ -27,7 +27,8 @@ static const char usage[] =
     "\n"
     "build   computes the seed counts 0..K that DIR lacks and saves each one\n"
     "        (an interrupted build resumes where it stopped). Progress goes\n"
-    "        to stderr. --memory GB (default 8) bounds the tables: a build\n"
+    "        to stderr. --memory SIZE (MB, or with a suffix K, M, G, T;\n"
+    "        default 8G) bounds the tables: a build\n"
     "        that would not fit is refused before it starts. --dir defaults\n"
     "        to the current directory (created if missing).\n"
     "info    prints a file's parameters and checks its checksum.\n"
@@ -119,20 +120,14 @@ static int db_build(int argc, char **argv)
         cli_fail("db build: give --max-seeds K");
     setup_game(&cg);
     int K = (int)cli_int("--max-seeds", maxs, 0, SOW_DB_MAX_SEEDS);
-    int T = threads ? (int)cli_int("--threads", threads, 1, 1024) : 0;
-    double gb = 8;
-    if (memory) {
-        char *end;
-        gb = strtod(memory, &end);
-        if (*memory == '\0' || *end != '\0' || !(gb > 0) || gb > 1e6)
-            cli_fail("--memory: expected a positive number of GB, got '%s'", memory);
-    }
+    int T = threads ? cli_threads("--threads", threads) : 0;
+    uint64_t memory_bytes = memory ? cli_memory("--memory", memory) : 8ull << 30;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         cli_fail("db build: cannot create %s: %s", dir, strerror(errno));
 
     progress_state ps = {.tty = isatty(2) != 0};
     sow_db_options o = {
-        .threads = T, .memory = (uint64_t)(gb * 1e9), .progress = quiet ? NULL : on_progress,
+        .threads = T, .memory = memory_bytes, .progress = quiet ? NULL : on_progress,
         .progress_ctx = &ps, .stop = &stop_flag,
     };
     struct sigaction sa = {0};

@@ -20,7 +20,7 @@
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
-    "                 [--memory MB] [--db DIR] [--db-seeds K | --no-db]\n"
+    "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--value-only] [--reference] [--quiet] [--json]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
@@ -30,9 +30,10 @@ static const char usage[] =
     "alpha-beta with a transposition table, endgame-database probes (kalah,\n"
     "chungkala, congkak) and OpenMP threads (doc/search.md).\n"
     "\n" CLI_GAME_HELP
-    "  --threads T         search threads (default 1)\n"
-    "  --memory MB         budget for database + table (default 4096, or a\n"
-    "                      quarter of the machine's memory if less)\n"
+    "  --threads T         search threads, 1..1024 (default 1)\n"
+    "  --memory SIZE       budget for database + table: MB, or with a suffix\n"
+    "                      K, M, G, T (default 4096, or a quarter of the\n"
+    "                      machine's memory if less)\n"
     "  --tt-mb MB          transposition table (default: 4 MB, 16 MB without\n"
     "                      --value-only, up to 24 seeds on the board above the\n"
     "                      database's, doubling with each seed more; at most a\n"
@@ -233,9 +234,11 @@ int cmd_solve(int argc, char **argv)
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
-    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20)
+    long mb = memory ? (long)(cli_memory("--memory", memory) >> 20)
                      : (reference ? 4096 : default_memory_mb());
-    int T = threads ? (int)cli_int("--threads", threads, 1, 256) : 1;
+    if (mb < 1) /* the budget below is counted in whole MB */
+        cli_fail("solve: --memory %s is less than 1 MB", memory);
+    int T = threads ? cli_threads("--threads", threads) : 1;
     long tt = ttmb ? cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0; /* 0: by the board, below */
     if (nodb && (dbdir || dbseeds))
         cli_fail("solve: --no-db excludes --db and --db-seeds");
