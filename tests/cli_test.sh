@@ -284,6 +284,10 @@ expect_bad "pits not a number" "$SOW" play kalah --pits six
 expect_bad "pits empty" "$SOW" play kalah --pits ""
 expect_bad "pits junk" "$SOW" play kalah --pits 4x
 expect_bad "pits huge" "$SOW" play kalah --pits 99999999999999999999
+expect_bad "pits with a leading blank" "$SOW" play kalah --pits " 4"
+expect_bad "pits with a plus sign" "$SOW" play kalah --pits +4
+expect_bad "pits '-'" "$SOW" play kalah --pits -
+expect_bad "pits -0" "$SOW" play kalah --pits -0
 expect_bad "seeds 0" "$SOW" play kalah --seeds 0
 expect_bad "seeds too many" "$SOW" play kalah --pits 9 --seeds 15
 expect_bad "seeds too many (m=1)" "$SOW" play congkak --pits 1 --seeds 128
@@ -357,7 +361,7 @@ expect_bad "db build memory 0.5" "$SOW" db build kalah --pits 2 --max-seeds 3 --
 run "$SOW" solve kalah --pits 2 --seeds 1 --memory 4Q
 grep -qF "sow: --memory: expected a size such as 512 (MB), 512M or 4G, got '4Q'" "$TMP/err" &&
     ok || bad "memory message: $(cat "$TMP/err")"
-for v in 0 -1 1025 "" 2x 1e3 99999999999999999999; do
+for v in 0 -1 1025 "" 2x 1e3 " 2" +2 99999999999999999999; do
     expect_bad "threads '$v' (solve)" "$SOW" solve kalah --pits 2 --seeds 1 --quiet --threads "$v"
     expect_bad "threads '$v' (db build)" "$SOW" db build kalah --pits 2 --max-seeds 3 --threads "$v" --dir "$TMP/mdb"
 done
@@ -384,6 +388,21 @@ grep -qF "'kalaḥ'" "$TMP/err" && ok || bad "UTF-8 echo: $(cat "$TMP/err")"
 long=$(printf '1%.0s' $(seq 2000))
 expect_bad "long argument" "$SOW" play kalah --pits "$long"
 grep -qF "'$long'" "$TMP/err" && ok || bad "long message truncated: $(wc -c <"$TMP/err") bytes"
+
+# ---------------------------------------------------------------- bench position files
+printf '# a comment\n\nkalah 2 1 - 3 2 start\ntoguz 2 2 no-tuzdik 2 1 moves=1,2\n' >"$TMP/pos.txt"
+expect_json "bench small file" "len(d['positions']) == 2 and d['signature'] > 0" \
+    "$SOW" bench --quick --json --positions "$TMP/pos.txt"
+expect_bad "bench positions: a directory" "$SOW" bench --quick --positions "$TMP"
+: >"$TMP/empty.txt"
+expect_bad "bench positions: empty file" "$SOW" bench --quick --positions "$TMP/empty.txt"
+expect_bad "bench positions: missing file" "$SOW" bench --quick --positions "$TMP/nonexistent"
+for line in 'kalah 2 1 - 99999999999 2 start' 'kalah 2 1 - -1 2 start' 'kalah 2 1 - 3 2 start extra' \
+    'kalah 2 1 - 3' 'kalah two 1 - 3 2 start' "kalah 2 1 - 3 2 moves=$(printf '1,%.0s' $(seq 300))1" \
+    'kalah 2 1 - 3 2 moves=9' 'oware 2 1 - 3 2 start'; do
+    printf '%s\n' "$line" >"$TMP/bad.txt"
+    expect_bad "bench positions: '${line:0:40}'" "$SOW" bench --quick --positions "$TMP/bad.txt"
+done
 
 expect_bad "no command at all" "$SOW"
 

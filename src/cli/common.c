@@ -111,7 +111,10 @@ long cli_int(const char *what, const char *text, long lo, long hi)
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (text[0] == '\0' || *end != '\0' || errno)
+    /* strtol also takes leading blanks and a '+': "the whole string" is a
+     * plain decimal integer, so `--pits ' 4'` is refused like `--pits '4 '`. */
+    const char *digits = text + (text[0] == '-');
+    if (!isdigit((unsigned char)*digits) || *end != '\0' || errno)
         cli_fail("%s: expected an integer, got '%s'", what, text);
     if (v < lo || v > hi)
         cli_fail("%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
