@@ -19,11 +19,13 @@ No crash, no sanitizer report, no wrong answer, for generated input to the
     seeds) is built once; each case copies it, then flips bytes, truncates,
     extends, deletes, renames over another seed count, or puts an empty
     file or a directory in a file's place, and runs `db info` on the file,
-    `db verify` on the folder, and `db query` and `solve --db` on a
-    position. Verify must exit 0 exactly when the folder is still a
+    `db verify` on the folder, `db query` and `solve --db` on a position,
+    and `db build` over the folder. Verify must exit 0 exactly when the folder is still a
     correct database (1 or 2 otherwise); info must refuse a file whose bytes
     changed; query and solve must refuse or answer exactly as on the intact
-    database. Errors are one line, as in (a).
+    database; build must refuse the folder or leave it byte-identical to
+    the intact one (a deleted seed count is rebuilt). Errors are one line,
+    as in (a).
 
 Cases are split 4:1 between (a) and (b). Every failure is printed with the
 command (Python repr of argv, so control characters show) and what was
@@ -537,6 +539,21 @@ def fuzz_db(r, rnd, cases, good_db, verbose):
                 elif e is None or answer(e) != answer(ref):
                     r.fail(argv, f"({what}): answer {answer(e) if e else p.stdout[:200]!r} "
                            f"differs from the intact database's {answer(ref)}")
+
+            # A build over the damaged folder refuses it, or (a deleted seed
+            # count) rebuilds it: then the folder is the intact one, byte
+            # for byte.
+            argv = [b"db", b"build", b"kalah", b"--pits", b"2", b"--max-seeds", b"6", b"--quiet",
+                    b"--dir", b(d)]
+            p = r.run(argv, tmp)
+            if r.check(argv, p) and p.returncode == 0:
+                now = {n: open(os.path.join(d, n), "rb").read() for n in db_files(d)
+                       if os.path.isfile(os.path.join(d, n))}
+                if now != good:
+                    r.fail(argv, f"({what}): exit 0 but the folder differs from the intact "
+                           f"database: {sorted(n for n in set(now) | set(good) if now.get(n) != good.get(n))}")
+            elif p is not None and what.startswith("delete"):
+                r.fail(argv, f"({what}): a missing seed count was not rebuilt", p)
 
 
 def main():
