@@ -284,6 +284,10 @@ expect_bad "pits not a number" "$SOW" play kalah --pits six
 expect_bad "pits empty" "$SOW" play kalah --pits ""
 expect_bad "pits junk" "$SOW" play kalah --pits 4x
 expect_bad "pits huge" "$SOW" play kalah --pits 99999999999999999999
+expect_bad "pits with a leading blank" "$SOW" play kalah --pits " 4"
+expect_bad "pits with a plus sign" "$SOW" play kalah --pits +4
+expect_bad "pits '-'" "$SOW" play kalah --pits -
+expect_bad "pits -0" "$SOW" play kalah --pits -0
 expect_bad "seeds 0" "$SOW" play kalah --seeds 0
 expect_bad "seeds too many" "$SOW" play kalah --pits 9 --seeds 15
 expect_bad "seeds too many (m=1)" "$SOW" play congkak --pits 1 --seeds 128
@@ -334,6 +338,71 @@ expect_bad "bare --" "$SOW" play kalah --
 expect_bad "toguz seeds over 255 in all" "$SOW" play toguz --seeds 15
 expect_bad "move list past the pits" "$SOW" perft kalah --depth 1 --moves 1,2,3,4,5,6,7
 expect_bad "solve threads 0" "$SOW" solve kalah --pits 2 --seeds 1 --threads 0
+
+# ---------------------------------------------------------------- sizes and threads
+# --memory: MB, or K/M/G/T (binary, any case, optional B/iB). Solve's table
+# is capped at a quarter of the budget, so tt_mb shows what was parsed:
+# 8 MB -> 2, 40 MB -> 10; 1 GB leaves the board's own 16.
+for spec in "8:2" "8M:2" "8m:2" "8MB:2" "8mib:2" "8192K:2" "8192kB:2" "40:10" "1G:16" "1gb:16" "1GiB:16"; do
+    expect_json "memory ${spec%%:*}" "d['tt_mb'] == ${spec##*:}" \
+        "$SOW" solve kalah --pits 2 --seeds 1 --no-db --json --quiet --memory "${spec%%:*}"
+done
+expect_json "memory=1T" "d['tt_mb'] == 16" \
+    "$SOW" solve kalah --pits 2 --seeds 1 --no-db --json --quiet --memory=1T
+expect_json "threads 2" "d['threads'] == 2" \
+    "$SOW" solve kalah --pits 2 --seeds 1 --json --quiet --threads 2
+expect_ok "db build --memory 64M" \
+    "$SOW" db build kalah --pits 2 --max-seeds 3 --memory 64M --quiet --dir "$TMP/mdb"
+for v in 0 0K -1 "" 1.5G 4X 4GBB 4Gi 4iB "4 G" " 4" +4 G 0x10 99999999999999999999 1025T 2000000000G; do
+    expect_bad "memory '$v'" "$SOW" solve kalah --pits 2 --seeds 1 --quiet --memory "$v"
+done
+expect_bad "memory below 1 MB (solve)" "$SOW" solve kalah --pits 2 --seeds 1 --quiet --memory 512K
+expect_bad "db build memory 0.5" "$SOW" db build kalah --pits 2 --max-seeds 3 --memory 0.5 --dir "$TMP/mdb"
+run "$SOW" solve kalah --pits 2 --seeds 1 --memory 4Q
+grep -qF "sow: --memory: expected a size such as 512 (MB), 512M or 4G, got '4Q'" "$TMP/err" &&
+    ok || bad "memory message: $(cat "$TMP/err")"
+for v in 0 -1 1025 "" 2x 1e3 " 2" +2 99999999999999999999; do
+    expect_bad "threads '$v' (solve)" "$SOW" solve kalah --pits 2 --seeds 1 --quiet --threads "$v"
+    expect_bad "threads '$v' (db build)" "$SOW" db build kalah --pits 2 --max-seeds 3 --threads "$v" --dir "$TMP/mdb"
+done
+run "$SOW" solve kalah --pits 2 --seeds 1 --threads 1025
+grep -qF "sow: --threads: 1025 is out of range (1..1024)" "$TMP/err" && ok || bad "threads message: $(cat "$TMP/err")"
+
+# ---------------------------------------------------------------- one line, whatever the input
+# Echoed arguments have their control characters escaped, so an error is
+# always one line (expect_bad checks the line count).
+expect_bad "newline in --pits" "$SOW" play kalah --pits $'4\n'
+grep -qF "'4\\n'" "$TMP/err" && ok || bad "newline escape: $(cat "$TMP/err")"
+expect_bad "CR in --moves" "$SOW" play kalah --moves $'1\r2'
+grep -qF "'1\\r2'" "$TMP/err" && ok || bad "CR escape: $(cat "$TMP/err")"
+expect_bad "tab and controls in a game name" "$SOW" play $'ka\tl\x01ah\x7f\x1b'
+grep -qF "'ka\\tl\\x01ah\\x7f\\x1b'" "$TMP/err" && ok || bad "control escape: $(cat "$TMP/err")"
+expect_bad "newlines in an unknown option" "$SOW" perft kalah $'--de\npth' 3
+expect_bad "newline in an unknown command" "$SOW" $'\nplay\n'
+expect_bad "newline in a position" "$SOW" play kalah --position $'4,4,4,4,4,4/0/4,4,4,4,4,4/0/s\n'
+expect_bad "newline in a memory size" "$SOW" solve kalah --pits 2 --seeds 1 --memory $'4\nG'
+# UTF-8 passes through as typed
+expect_bad "non-ASCII game name" "$SOW" play "kalaḥ"
+grep -qF "'kalaḥ'" "$TMP/err" && ok || bad "UTF-8 echo: $(cat "$TMP/err")"
+# a message longer than cli_fail's first buffer still comes out whole
+long=$(printf '1%.0s' $(seq 2000))
+expect_bad "long argument" "$SOW" play kalah --pits "$long"
+grep -qF "'$long'" "$TMP/err" && ok || bad "long message truncated: $(wc -c <"$TMP/err") bytes"
+
+# ---------------------------------------------------------------- bench position files
+printf '# a comment\n\nkalah 2 1 - 3 2 start\ntoguz 2 2 no-tuzdik 2 1 moves=1,2\n' >"$TMP/pos.txt"
+expect_json "bench small file" "len(d['positions']) == 2 and d['signature'] > 0" \
+    "$SOW" bench --quick --json --positions "$TMP/pos.txt"
+expect_bad "bench positions: a directory" "$SOW" bench --quick --positions "$TMP"
+: >"$TMP/empty.txt"
+expect_bad "bench positions: empty file" "$SOW" bench --quick --positions "$TMP/empty.txt"
+expect_bad "bench positions: missing file" "$SOW" bench --quick --positions "$TMP/nonexistent"
+for line in 'kalah 2 1 - 99999999999 2 start' 'kalah 2 1 - -1 2 start' 'kalah 2 1 - 3 2 start extra' \
+    'kalah 2 1 - 3' 'kalah two 1 - 3 2 start' "kalah 2 1 - 3 2 moves=$(printf '1,%.0s' $(seq 300))1" \
+    'kalah 2 1 - 3 2 moves=9' 'oware 2 1 - 3 2 start'; do
+    printf '%s\n' "$line" >"$TMP/bad.txt"
+    expect_bad "bench positions: '${line:0:40}'" "$SOW" bench --quick --positions "$TMP/bad.txt"
+done
 
 expect_bad "no command at all" "$SOW"
 

@@ -12,11 +12,14 @@
 #include "sow/notation.h"
 #include "sow/position.h"
 #include "sow/rules.h"
+#include "sow/search.h"
 #include "sow/solution.h"
 
 #define CLI_MAX_HISTORY 4096
 
-/* Prints "sow: <message>" on stderr and exits with status 2. */
+/* Prints "sow: <message>" on stderr and exits with status 2. The message
+ * is always one line: control characters in it (echoed user input such as
+ * `--pits $'4\n'`) are written as \n, \r, \t or \xNN. */
 noreturn void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 typedef enum { OPT_FLAG, OPT_STRING } cli_opt_kind;
@@ -37,6 +40,21 @@ void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
 /* Strict integer parsing: the whole string, within [lo, hi]; fails with a
  * message naming `what` otherwise. */
 long cli_int(const char *what, const char *text, long lo, long hi);
+
+/* The one way every command reads a memory size: a whole number of MB, or
+ * a whole number with a binary suffix K, M, G or T (any case, optionally
+ * followed by B or iB: 512M, 512MB, 4G, 4GiB). Returns bytes, at least 1
+ * and at most CLI_MEMORY_MAX; anything else fails naming `what`. */
+#define CLI_MEMORY_MAX (1ull << 50) /* 1 PiB: far past any machine, far from overflow */
+uint64_t cli_memory(const char *what, const char *text);
+
+/* The one range of thread counts: 1..CLI_THREADS_MAX. */
+#define CLI_THREADS_MAX SOW_MAX_THREADS
+int cli_threads(const char *what, const char *text);
+/* The cores this process may run on (its affinity mask, which taskset and
+ * cgroup cpusets narrow), or the machine's processors if that cannot be
+ * read; within 1..CLI_THREADS_MAX. */
+int cli_default_threads(void);
 
 /* The options shared by commands that act on a game position. */
 typedef struct cli_game {

@@ -37,33 +37,96 @@ static const char usage[] =
 #define BENCH_TT_MB 16
 
 typedef struct bench_line {
-    char game[16], variant[64], where[128];
+    char game[16], variant[64], where[512]; /* where: a position or a move list */
     int pits, seeds, depth, quick;
 } bench_line;
+
+/* Copies the next blank-separated field of *s into out[0..cap); fails,
+ * naming the line, if it is missing or does not fit (a position or move
+ * list cut short would be a different workload, not an error). */
+static void field(char **s, char *out, size_t cap, const char *name, const char *path, int line)
+{
+    char *t = strtok_r(NULL, " \t\r\n", s);
+    if (!t)
+        cli_fail("bench: %s:%d: missing %s (expected 'game pits seeds variant depth quick "
+                 "where')",
+                 path, line, name);
+    if (strlen(t) >= cap)
+        cli_fail("bench: %s:%d: %s '%.40s...' is too long", path, line, name, t);
+    strcpy(out, t);
+}
+
+static int int_field(char **s, const char *name, long lo, long hi, const char *path, int line)
+{
+    char text[24], what[64];
+    field(s, text, sizeof text, name, path, line);
+    snprintf(what, sizeof what, "bench: %.20s:%d: %s", path, line, name);
+    return (int)cli_int(what, text, lo, hi);
+}
 
 static int read_lines(const char *path, bench_line *out, int cap)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         cli_fail("bench: cannot open %s (give --positions FILE)", path);
-    char buf[512];
+    char buf[1024];
     int n = 0, lineno = 0;
     while (fgets(buf, sizeof buf, f)) {
         lineno++;
-        char *t = buf + strspn(buf, " \t");
-        if (*t == '#' || *t == '\n' || *t == '\0')
+        if (!strchr(buf, '\n') && !feof(f))
+            cli_fail("bench: %s:%d: line longer than %zu bytes", path, lineno, sizeof buf - 2);
+        char *save, *t = strtok_r(buf, " \t\r\n", &save);
+        if (!t || *t == '#')
             continue;
         if (n == cap)
             cli_fail("bench: %s: more than %d positions", path, cap);
         bench_line *b = &out[n];
-        if (sscanf(t, "%15s %d %d %63s %d %d %127s", b->game, &b->pits, &b->seeds, b->variant,
-                   &b->depth, &b->quick, b->where) != 7)
-            cli_fail("bench: %s:%d: expected 'game pits seeds variant depth quick where'", path,
-                     lineno);
+        if (strlen(t) >= sizeof b->game)
+            cli_fail("bench: %s:%d: unknown game '%.40s...'", path, lineno, t);
+        strcpy(b->game, t);
+        /* Board sizes are checked by cli_game_setup, depths here: the
+         * search takes at most 254 plies, and a bench line is meant to
+         * take seconds. */
+        b->pits = int_field(&save, "pits", 0, 99, path, lineno);
+        b->seeds = int_field(&save, "seeds", 0, 999, path, lineno);
+        field(&save, b->variant, sizeof b->variant, "variant", path, lineno);
+        b->depth = int_field(&save, "depth", 0, 64, path, lineno);
+        b->quick = int_field(&save, "quick depth", 0, 64, path, lineno);
+        field(&save, b->where, sizeof b->where, "where", path, lineno);
+        if (strtok_r(NULL, " \t\r\n", &save))
+            cli_fail("bench: %s:%d: more than 7 fields", path, lineno);
         n++;
     }
+    /* A directory opens but does not read: without this check it would
+     * bench nothing and print the signature 0. */
+    bool failed = ferror(f);
     fclose(f);
+    if (failed)
+        cli_fail("bench: cannot read %s", path);
+    if (n == 0)
+        cli_fail("bench: %s holds no positions", path);
     return n;
+}
+
+/* Sets up cg (its board, position and history) from one line; a bad line
+ * fails with exit status 2, as any bad game option does. */
+static void line_game(const bench_line *b, cli_game *cg)
+{
+    /* cli_game_setup reads the board from text, like the command line's */
+    char pits[16], seeds[16];
+    snprintf(pits, sizeof pits, "%d", b->pits);
+    snprintf(seeds, sizeof seeds, "%d", b->seeds);
+    memset(cg, 0, sizeof *cg);
+    cg->name = b->game;
+    cg->pits = pits;
+    cg->seeds = seeds;
+    cg->variant = strcmp(b->variant, "-") == 0 ? NULL : b->variant;
+    if (strncmp(b->where, "moves=", 6) == 0)
+        cg->moves = b->where + 6;
+    else if (strcmp(b->where, "start") != 0)
+        cg->position = b->where;
+    cli_game_setup(cg, true, true);
+    cg->pits = cg->seeds = NULL; /* the buffers end here; cg->cfg holds the values */
 }
 
 /* Perft depths that take about a second (quick: about 0.1 s). */
@@ -88,6 +151,12 @@ int cmd_bench(int argc, char **argv)
 
     static bench_line lines[256];
     int n = read_lines(file, lines, 256);
+    /* Every line's game and position first, so that a bad line fails
+     * before any output rather than after minutes of searching. */
+    for (int i = 0; i < n; i++) {
+        cli_game cg;
+        line_game(&lines[i], &cg);
+    }
     uint64_t total = 0;
     double secs = 0;
     if (json)
@@ -96,19 +165,8 @@ int cmd_bench(int argc, char **argv)
         printf("%-44s %5s %12s %6s %9s\n", "position", "depth", "nodes", "score", "seconds");
     for (int i = 0; i < n; i++) {
         bench_line *b = &lines[i];
-        cli_game cg = {0};
-        char pits[16], seeds[16];
-        snprintf(pits, sizeof pits, "%d", b->pits);
-        snprintf(seeds, sizeof seeds, "%d", b->seeds);
-        cg.name = b->game;
-        cg.pits = pits;
-        cg.seeds = seeds;
-        cg.variant = strcmp(b->variant, "-") == 0 ? NULL : b->variant;
-        if (strncmp(b->where, "moves=", 6) == 0)
-            cg.moves = b->where + 6;
-        else if (strcmp(b->where, "start") != 0)
-            cg.position = b->where;
-        cli_game_setup(&cg, true, true);
+        cli_game cg;
+        line_game(b, &cg);
         sow_search_options so = {.threads = 1, .tt_mb = BENCH_TT_MB};
         sow_search *s;
         if (sow_search_new(&cg.g, &so, &s))
@@ -125,7 +183,7 @@ int cmd_bench(int argc, char **argv)
         total += nodes;
         secs += t;
         char label[320];
-        snprintf(label, sizeof label, "%.15s %dx%d%s%.63s %.127s", b->game, b->pits, b->seeds,
+        snprintf(label, sizeof label, "%.15s %dx%d%s%.63s %.200s", b->game, b->pits, b->seeds,
                  cg.variant ? " " : "", cg.variant ? cg.variant : "", b->where);
         if (json)
             printf("%s{\"position\":\"%s\",\"depth\":%d,\"nodes\":%llu,\"score\":%d,"

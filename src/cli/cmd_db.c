@@ -15,11 +15,11 @@
 #include "cli.h"
 #include "sow/db.h"
 
-#define DEFAULT_MEMORY_MB 8192
+#define DEFAULT_MEMORY (8ull << 30) /* bytes */
 
 static const char usage_build[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
-    "                 [--threads T] [--memory MB] [--quiet]\n"
+    "                 [--threads T] [--memory SIZE] [--quiet]\n"
     "\n"
     "Computes the seed counts 0..K of the database of GAME (kalah, chungkala,\n"
     "congkak) that D lacks and saves each one as a file; an interrupted build\n"
@@ -35,8 +35,9 @@ static const char usage_build[] =
     "  --variant A,B       kalah: empty-capture, end-on-turn, no-sweep, pie\n"
     "                      (pie shares the files of the game without it)\n"
     "  --threads T         OpenMP threads (default: the cores available)\n"
-    "  --memory MB         bound on the tables and the build's scratch memory\n"
-    "                      (default 8192): a build over it is refused at once\n"
+    "  --memory SIZE       bound on the tables and the build's scratch memory:\n"
+    "                      MB, or with a suffix K, M, G, T (default 8G); a\n"
+    "                      build over it is refused at once\n"
     "  --quiet             no progress\n"
     "\n"
     "example: sow db build kalah --pits 6 --max-seeds 20 --dir db\n";
@@ -78,7 +79,7 @@ static const char usage_query[] =
 
 static const char usage_db[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
-    "                 [--threads T] [--memory MB] [--quiet]\n"
+    "                 [--threads T] [--memory SIZE] [--quiet]\n"
     "       sow db info FILE|DIR\n"
     "       sow db verify DIR [--clean]\n"
     "       sow db query GAME --pits M [--variant A,B] --dir D\n"
@@ -178,17 +179,6 @@ static void setup_game(cli_game *cg)
                  "(kalah, chungkala and congkak do)", sow_game_name(cg->cfg.game));
 }
 
-/* The cores this process may run on (its affinity mask, as taskset or a
- * container sets it), which is what OpenMP would use. */
-static int cores_available(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* "0..12", "0..3,5,7..12" or "none": the seed counts k <= K with set[k]. */
 static void fmt_ranges(const bool *set, int K, char *buf, size_t n)
 {
@@ -229,15 +219,14 @@ static int db_build(int argc, char **argv)
         cli_fail("db build: give --max-seeds K");
     setup_game(&cg);
     int K = (int)cli_int("--max-seeds", maxs, 0, SOW_DB_MAX_SEEDS);
-    int T = threads ? (int)cli_int("--threads", threads, 1, 1024) : cores_available();
-    /* MB as in `sow solve --memory`: 2^20 bytes. */
-    long mb = memory ? cli_int("--memory", memory, 1, 1L << 30) : DEFAULT_MEMORY_MB;
+    int T = threads ? cli_threads("--threads", threads) : cli_default_threads();
+    uint64_t memory_bytes = memory ? cli_memory("--memory", memory) : DEFAULT_MEMORY;
     if (!*dir)
         cli_fail("db build: --dir: give a folder name");
 
     progress_state ps = {.tty = isatty(2) != 0, .level = -1};
     sow_db_options o = {
-        .threads = T, .memory = (uint64_t)mb << 20, .progress = quiet ? NULL : on_progress,
+        .threads = T, .memory = memory_bytes, .progress = quiet ? NULL : on_progress,
         .progress_ctx = &ps, .stop = &stop_flag, .make_dir = true, .wait = on_wait,
     };
     /* The first Ctrl-C stops at the next chunk, cleanly; SA_RESETHAND lets

@@ -17,7 +17,7 @@
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
-    "                 [--memory MB] [--db DIR] [--db-seeds K | --no-db]\n"
+    "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--value-only] [--reference] [--quiet] [--verbose] [--json]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
@@ -28,10 +28,11 @@ static const char usage[] =
     "chungkala, congkak) and OpenMP threads (doc/search.md). Ctrl-C stops it\n"
     "and prints the bounds proven so far and the best move found (exit 130).\n"
     "\n" CLI_GAME_HELP
-    "  --threads T         search and build threads (default: the cores\n"
-    "                      available)\n"
-    "  --memory MB         budget for database + table (default 4096, or a\n"
-    "                      quarter of the machine's memory if less)\n"
+    "  --threads T         search and build threads, 1..1024 (default: the\n"
+    "                      cores available)\n"
+    "  --memory SIZE       budget for database + table: MB, or with a suffix\n"
+    "                      K, M, G, T (default 4096, or a quarter of the\n"
+    "                      machine's memory if less)\n"
     "  --tt-mb MB          transposition table (default: 4 MB, 16 MB without\n"
     "                      --value-only, up to 24 seeds on the board above the\n"
     "                      database's, doubling with each seed more; at most a\n"
@@ -324,10 +325,12 @@ int cmd_solve(int argc, char **argv)
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
-    long mb = memory ? cli_int("--memory", memory, 1, 1L << 20) : 0;
+    long mb = memory ? (long)(cli_memory("--memory", memory) >> 20) : 0;
+    if (memory && mb < 1) /* the budgets are counted in whole MB */
+        cli_fail("solve: --memory %s is less than 1 MB", memory);
     sow_limits lim = {
         .memory = (uint64_t)mb << 20,
-        .threads = threads ? (int)cli_int("--threads", threads, 1, 256) : 0,
+        .threads = threads ? cli_threads("--threads", threads) : 0,
         .tt_mb = ttmb ? (size_t)cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0,
         .db_dir = dbdir,
         .no_db = nodb,

@@ -1,22 +1,60 @@
 /* common.c - option parsing and game set-up shared by the commands. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "cli.h"
+#include "sow/plan.h"
+
+/* Writes s with every control character escaped, so that a message that
+ * echoes an argument such as $'4\n' stays on one line: the one-line error
+ * is what scripts (and tests/fuzz_cli.py) rely on. Bytes >= 0x80 pass
+ * through, so UTF-8 input reads as typed. */
+static void put_escaped(const char *s, FILE *f)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", f);
+        else if (*c == '\r')
+            fputs("\\r", f);
+        else if (*c == '\t')
+            fputs("\\t", f);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\x%02x", *c);
+        else
+            fputc(*c, f);
+    }
+}
 
 void cli_fail(const char *fmt, ...)
 {
     va_list ap;
     fflush(stdout);
-    fputs("sow: ", stderr);
+    /* Format first, escape after: escaping each argument at each call site
+     * would miss the next one added. */
+    char small[512], *msg = small;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small) {
+        static char *big; /* static: still reachable at exit, so no leak report */
+        big = malloc((size_t)n + 1);
+        if (big) { /* else: the message, truncated, is still one line */
+            va_start(ap, fmt);
+            vsnprintf(big, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+            msg = big;
+        }
+    }
+    fputs("sow: ", stderr);
+    put_escaped(n < 0 ? "(unprintable message)" : msg, stderr);
     fputc('\n', stderr);
     exit(2);
 }
@@ -72,11 +110,54 @@ long cli_int(const char *what, const char *text, long lo, long hi)
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (text[0] == '\0' || *end != '\0' || errno)
+    /* strtol also takes leading blanks and a '+': "the whole string" is a
+     * plain decimal integer, so `--pits ' 4'` is refused like `--pits '4 '`. */
+    const char *digits = text + (text[0] == '-');
+    if (!isdigit((unsigned char)*digits) || *end != '\0' || errno)
         cli_fail("%s: expected an integer, got '%s'", what, text);
     if (v < lo || v > hi)
         cli_fail("%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
     return v;
+}
+
+uint64_t cli_memory(const char *what, const char *text)
+{
+    /* strtoull would take a sign or leading blanks; a size starts with a digit. */
+    if (!isdigit((unsigned char)text[0]))
+        cli_fail("%s: expected a size such as 512 (MB), 512M or 4G, got '%s'", what, text);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    bool range = errno == ERANGE;
+    unsigned shift = 20; /* a plain number is MB, as solve always took it */
+    if (*end) {
+        switch (tolower((unsigned char)*end)) {
+        case 'k': shift = 10; break;
+        case 'm': shift = 20; break;
+        case 'g': shift = 30; break;
+        case 't': shift = 40; break;
+        default: shift = 0;
+        }
+        const char *unit = end + 1; /* after the suffix: nothing, B or iB */
+        if (!shift || !(!*unit || strcasecmp(unit, "b") == 0 || strcasecmp(unit, "ib") == 0))
+            cli_fail("%s: expected a size such as 512 (MB), 512M or 4G, got '%s'", what, text);
+    }
+    if (v == 0)
+        cli_fail("%s: '%s' is not a positive size", what, text);
+    if (range || v > (CLI_MEMORY_MAX >> shift))
+        cli_fail("%s: '%s' is more than the largest size accepted, %lluT", what, text,
+                 (unsigned long long)(CLI_MEMORY_MAX >> 40));
+    return (uint64_t)v << shift;
+}
+
+int cli_threads(const char *what, const char *text)
+{
+    return (int)cli_int(what, text, 1, CLI_THREADS_MAX);
+}
+
+int cli_default_threads(void)
+{
+    return sow_plan_default_threads();
 }
 
 static const char *variant_list(sow_game_id game)

@@ -70,10 +70,12 @@ uint64_t sow_plan_default_memory(void)
 int sow_plan_default_threads(void)
 {
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    int n = omp_get_num_procs();
-    return n > 0 ? n : 1;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+    if (n < 1)
+        n = omp_get_num_procs();
+    return n < 1 ? 1 : n > SOW_MAX_THREADS ? SOW_MAX_THREADS : n;
 }
 
 static int pit_seeds(const sow_game *g, const sow_pos *p)
