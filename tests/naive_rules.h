@@ -1,4 +1,4 @@
-/* naive_rules.h - a second, deliberately simple implementation of RULES.md,
+/* naive_rules.h - a second, deliberately simple implementation of doc/rules.md,
  * for the tests only.
  *
  * It shares nothing with src/rules but the sow_config it is given: plain int
@@ -7,7 +7,7 @@
  * rules read from the game id and the variant flags (never from the derived
  * sow_game tables). When this and the packed SWAR core agree on perft counts
  * and on every position of thousands of random games, both are very likely
- * right; when they disagree, RULES.md decides which one is wrong.
+ * right; when they disagree, doc/rules.md decides which one is wrong.
  *
  * The only bridge to the library is nv_to_pos / nv_from_pos, which follow
  * the byte layout documented in include/sow/position.h.

@@ -1,6 +1,6 @@
 /* test_perft.c - the move generator against an independent one.
  *
- * tests/naive_rules.h is a second implementation of RULES.md written with
+ * tests/naive_rules.h is a second implementation of doc/rules.md written with
  * plain arrays and seed-by-seed loops. Here the library and it must agree on
  *   - perft counts from the start of default and small boards of every game
  *     and Kalah variant, at several depths;
@@ -338,7 +338,7 @@ static const unsigned kalah_variants[] = {
 
 static void run_playouts(int scale, uint64_t seed)
 {
-    /* default boards and the named smaller boards of RULES.md */
+    /* default boards and the named smaller boards of doc/rules.md */
     for (size_t v = 0; v < sizeof kalah_variants / sizeof kalah_variants[0]; v++) {
         playouts(SOW_KALAH, 6, 4, kalah_variants[v], 150 * scale, seed, 97);
         playouts(SOW_KALAH, 6, 3, kalah_variants[v], 100 * scale, seed, 0);

@@ -10,7 +10,7 @@
  * (b) A naive negamax written here on tests/naive_rules.h: no memo, plain
  *     recursion, a linear scan of the path for Toguz repetitions (a position
  *     that repeats one on the path scores as perpetual play: the kazan
- *     difference, RULES.md Toguz 6), the Chungkala tie-break as a second
+ *     difference, doc/rules.md Toguz 6), the Chungkala tie-break as a second
  *     component compared lexicographically, and the Kalah pie rule straight
  *     from its definition (max over South's opening turns t of -|v(t)|).
  *     Value, outcome, the root's move list and every root move's score must

@@ -1,4 +1,4 @@
-/* test_rules.c - the rules of RULES.md, example by example.
+/* test_rules.c - the rules of doc/rules.md, example by example.
  *
  * Positions are written in the notation of doc/notation.md
  * (SOUTH-ROW/SOUTH-STORE/NORTH-ROW/NORTH-STORE/TO-MOVE, rows in their
@@ -7,7 +7,7 @@
  * also replayed through the naive implementation of tests/naive_rules.h, so
  * a wrong hand computation cannot pass silently either.
  *
- * Pit geometry (RULES.md): each player numbers her pits 1..m in sowing
+ * Pit geometry (doc/rules.md): each player numbers her pits 1..m in sowing
  * order; own pit i faces the opponent's pit m+1-i. From South's seat
  * North's pit 1 is top right, her pit m top left.
  */
@@ -454,7 +454,7 @@ static void test_toguz_end(void **state)
     assert_final(&p, 2, 2);
     assert_refused("0,x,0/10/1,2,0/5/s", 1, SOW_E_OVER);
     /* perpetual play: the kazan difference for the mover, stones in pits
-     * counting for nobody (RULES.md Toguz 6) */
+     * counting for nobody (doc/rules.md Toguz 6) */
     p = pos("1,0,4/10/1,2,0/3/s");
     assert_int_equal(sow_perpetual_score(&G, &p), 7);
     p = pos("1,0,4/10/1,2,0/3/n");
@@ -648,7 +648,7 @@ static void test_config(void **state)
     c = (sow_config){SOW_KALAH, 4, 3, EC | EOT | NS | PIE};
     assert_int_equal(sow_config_check(&c), SOW_OK);
 
-    /* the default boards of RULES.md */
+    /* the default boards of doc/rules.md */
     static const int dm[] = {6, 6, 7, 9}, dn[] = {4, 3, 7, 9};
     for (int id = 0; id < SOW_GAME_COUNT; id++) {
         sow_config_default((sow_game_id)id, &c);

@@ -144,7 +144,7 @@ void sow_db_close(sow_db *db);
  * move and its exact score, a best move (the first of the best score) and
  * in `nodes` the number of database probes. `pie_opening`: pos lies within
  * South's opening turn of a pie game, so each move scores the best over
- * the completions t of South's turn of -|v(t)| (RULES.md, as
+ * the completions t of South's turn of -|v(t)| (doc/rules.md, as
  * sow_ref_solve). SOW_E_POSITION if pos is malformed, SOW_E_ARG if the
  * database does not cover pos (other m or scale, too few seeds) or
  * pie_opening is set when South is not to move in a pie game. Thread-safe:

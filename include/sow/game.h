@@ -26,7 +26,7 @@ typedef enum sow_game_id {
     SOW_GAME_COUNT
 } sow_game_id;
 
-/* Variant flags (RULES.md). Each applies to one game only. */
+/* Variant flags (doc/rules.md). Each applies to one game only. */
 enum {
     SOW_VAR_EMPTY_CAPTURE = 1u << 0, /* kalah: capture the lone seed too */
     SOW_VAR_END_ON_TURN = 1u << 1,   /* kalah: end only when the mover's row is empty */
@@ -95,7 +95,7 @@ sow_err sow_variant_parse(sow_game_id game, const char *list, unsigned *out);
 /* The flags that apply to `game`. */
 unsigned sow_variants_of(sow_game_id game);
 
-/* The game's default board (RULES.md): kalah 6x4, chungkala 6x3, congkak
+/* The game's default board (doc/rules.md): kalah 6x4, chungkala 6x3, congkak
  * 7x7, toguz 9x9; no variant. */
 void sow_config_default(sow_game_id game, sow_config *out);
 

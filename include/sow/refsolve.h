@@ -27,7 +27,7 @@
  * too big for it. `pie_opening`: `p` lies within South's opening turn of a
  * game with the pie rule (g->pie), so after that turn North may swap: each
  * root move then scores max over the completions t of South's turn of
- * -|v(t)| (RULES.md). Thread-safe: each call has its own memo table, so
+ * -|v(t)| (doc/rules.md). Thread-safe: each call has its own memo table, so
  * calls may run concurrently. */
 sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
                       size_t memory_mb, sow_solution *out);

@@ -11,7 +11,7 @@
  * total minus the opponent's and tiebreak is +1/0/-1 (Chungkala only,
  * score_scale 3; every other game has scale 1 and tiebreak 0). Because
  * |tiebreak| < scale, ordering scores is ordering (margin, tiebreak)
- * lexicographically, as RULES.md asks, and a score > 0 is a win.
+ * lexicographically, as doc/rules.md asks, and a score > 0 is a win.
  */
 #ifndef SOW_RULES_H
 #define SOW_RULES_H
@@ -43,7 +43,7 @@ void sow_make(const sow_game *g, sow_pos *p, sow_move mv);
  * `mv` is not legal here; `p` is unchanged on error. */
 sow_err sow_play(const sow_game *g, sow_pos *p, sow_move mv);
 
-/* Is the game over (RULES.md end rule of the game, with its variants)? */
+/* Is the game over (doc/rules.md end rule of the game, with its variants)? */
 bool sow_over(const sow_game *g, const sow_pos *p);
 
 /* Score of a finished position for the player to move (see above). The
@@ -66,7 +66,7 @@ int sow_score_margin(const sow_game *g, int score);
  * not mirroring each other). */
 sow_err sow_position_check(const sow_game *g, const sow_pos *p);
 
-/* perft(depth) as RULES.md defines it. Every move is made, the last ply's
+/* perft(depth) as doc/rules.md defines it. Every move is made, the last ply's
  * included (no bulk counting), so one call makes perft(1) + ... +
  * perft(depth) moves. */
 uint64_t sow_perft(const sow_game *g, const sow_pos *p, int depth);

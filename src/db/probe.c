@@ -25,7 +25,7 @@ static int score_of(const sow_game *g, const sow_db *db, const sow_pos *q, uint6
 }
 
 /* Pie rule: best for South over the completions of her opening turn from q
- * of -|v| at its end (RULES.md; as sow_ref_solve does). */
+ * of -|v| at its end (doc/rules.md; as sow_ref_solve does). */
 static int pie_turn(const sow_game *g, const sow_db *db, const sow_pos *q, uint64_t *probes)
 {
     if (sow_over(g, q) || sow_pos_to_move(q) != SOW_SOUTH) {
