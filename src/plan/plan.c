@@ -11,11 +11,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <omp.h>
 
+#include "clock.h"
 #include "sow/plan.h"
 #include "sow/rules.h"
 
@@ -312,22 +312,6 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
 
 /* ---- Running the plan -------------------------------------------------- */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU seconds of the process, all threads: on a loaded machine a fairer
- * measure of the search than wall-clock. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int db_probe(const void *ctx, const sow_pos *p)
 {
     return sow_db_probe(ctx, p);
@@ -411,7 +395,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     if (!cb)
         cb = &none;
     const sow_limits *L = &plan->limits;
-    double t0 = now();
+    double t0 = sow_now();
     memset(out, 0, sizeof *out);
     wide_bounds(g, pos, plan->board_seeds, &out->search);
     sow_search *s = NULL;
@@ -442,9 +426,9 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         if (cb->phase)
             cb->phase(cb->ctx, "trial");
         sow_search_set_time_limit(s, plan->trial_seconds);
-        double c0 = cpu_now();
+        double c0 = sow_cpu_now();
         e = sow_search_solve(s, pos, &out->search);
-        out->cpu_seconds += cpu_now() - c0;
+        out->cpu_seconds += sow_cpu_now() - c0;
         if (e == SOW_OK) {
             out->trial_solved = true;
             goto done;
@@ -455,7 +439,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         e = SOW_OK;
     }
 
-    if (L->time_limit > 0 && now() - t0 >= L->time_limit) {
+    if (L->time_limit > 0 && sow_now() - t0 >= L->time_limit) {
         e = SOW_E_INTERRUPTED;
         goto done;
     }
@@ -472,10 +456,10 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
             .wait = cb->db_wait,
             .wait_ctx = cb->ctx,
         };
-        double d0 = now();
+        double d0 = sow_now();
         char why[SOW_PLAN_WHY];
         e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, &db, why, sizeof why);
-        out->db_seconds = now() - d0;
+        out->db_seconds = sow_now() - d0;
         if (e) {
             result_fail(out, e, "database up to %d seeds: %s", plan->db_seeds, why);
             goto done;
@@ -488,14 +472,14 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         if (cb->phase)
             cb->phase(cb->ctx, "probe");
         uint64_t trial = out->trial_nodes;
-        double p0 = now();
+        double p0 = sow_now();
         memset(&out->search, 0, sizeof out->search);
         e = answer_from_db(db, g, pos, L->pie_opening, &out->search);
         if (e) {
             result_fail(out, e, "probing the root: %s", sow_err_name(e));
             goto done;
         }
-        out->search.seconds = out->search.seconds_value = now() - p0;
+        out->search.seconds = out->search.seconds_value = sow_now() - p0;
         out->search.sol.nodes += trial;
         goto done;
     }
@@ -507,15 +491,15 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         sow_search_set_oracle(s, &oracle);
     }
     /* What is left of the time limit (a database build is not cut short). */
-    double limit = L->time_limit > 0 ? L->time_limit - (now() - t0) : 0;
+    double limit = L->time_limit > 0 ? L->time_limit - (sow_now() - t0) : 0;
     if (L->time_limit > 0 && limit <= 0) {
         e = SOW_E_INTERRUPTED;
         goto done;
     }
     sow_search_set_time_limit(s, limit);
-    double c0 = cpu_now();
+    double c0 = sow_cpu_now();
     e = sow_search_solve(s, pos, &out->search);
-    out->cpu_seconds += cpu_now() - c0;
+    out->cpu_seconds += sow_cpu_now() - c0;
     out->search.sol.nodes += out->trial_nodes;
 
 done:
@@ -526,6 +510,6 @@ done:
     if (s)
         sow_search_free(s);
     sow_db_close(db);
-    out->seconds = now() - t0;
+    out->seconds = sow_now() - t0;
     return e;
 }
