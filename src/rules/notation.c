@@ -321,7 +321,8 @@ static sow_err record_move(const record_reader *rr, const sow_pos *p, const char
     }
     int pit = t[0] - '0', land = digits == 2 ? t[1] - '0' : 0;
     if (pit < 1 || pit > g->m || (digits == 2 && (land < 1 || land > g->m))) {
-        record_say(rr, number, side, t, len, "pits are numbered 1..%d", g->m);
+        record_say(rr, number, side, t, len,
+                   digits == 1 ? "not a pit number 1..%d" : "pits are numbered 1..%d", g->m);
         return SOW_E_MOVE;
     }
     if (mark && !g->tuzdik) {
