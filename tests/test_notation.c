@@ -3,13 +3,17 @@
  * Round trips on random positions of every game (tuzdiks included), in
  * both directions: parse(print(p)) == p and print(parse(s)) == s; then
  * malformed texts, each of which must be refused with a reason and without
- * touching the output; then move lists.
+ * touching the output; then move lists; then game records in the players'
+ * notation: the issue's example, real championship games (tests/data)
+ * against their published board diagrams, write-then-read round trips on
+ * random games of every game and board, and every error with its message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -401,6 +405,310 @@ static void test_move_lists(void **state)
     assert_string_equal(t, "1");
 }
 
+
+/* ---- Game records ---- */
+
+static sow_pos start_of(void)
+{
+    sow_pos p;
+    sow_game_start(&G, &p);
+    return p;
+}
+
+/* Parses `text` from the start; returns the error, with *n and why. */
+static sow_err record(const char *text, sow_move *out, int cap, int *n, char *why, size_t size)
+{
+    sow_pos p = start_of();
+    why[0] = '\0';
+    return sow_record_parse(&G, &p, text, out, cap, n, why, size);
+}
+
+/* The issue's example: every landing digit must match from the 9x9 start,
+ * with the landing pit numbered by the owner of the row it is in (moves
+ * 1-7, 9 and 10 land in the opponent's row, 78 in North's own row). */
+static void test_record_example(void **state)
+{
+    (void)state;
+    use(SOW_TOGUZ, 9, 0);
+    G.cfg.seeds = 9;
+    sow_config c = {SOW_TOGUZ, 9, 9, 0};
+    assert_int_equal(sow_game_init(&G, &c), SOW_OK);
+    static const sow_move want[] = {6, 8, 5, 7, 0, 6, 1, 6, 3, 2 | SOW_MOVE_CLAIM};
+    static const char *const texts[] = {
+        "76 98 66 87 12 76 25 78 48 36x",
+        "1. 76 98 2. 66 87 3. 12 76 4. 25 78 5. 48 36X",
+        "1. 76 98\n2. 66 87\n3. 12 76\n4. 25 78\n5. 48 36\xd1\x85\n",   /* Cyrillic х */
+        "1.\t76\t98 2. 66, 87 # a comment\n3. 12 76 4. 25 78 5. 48 36\xd0\xa5", /* Х */
+        "7,9,6,8,1,7,2,7,4,3x",                  /* the plain list */
+        "1. 7 98 2. 6 8 3. 12 7 4. 2 78 5. 4 3x", /* the two forms mixed */
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        sow_move got[16];
+        int n = -1;
+        char why[200];
+        sow_err e = record(texts[t], got, 16, &n, why, sizeof why);
+        if (e)
+            print_error("'%s': %s\n", texts[t], why);
+        assert_int_equal(e, SOW_OK);
+        assert_int_equal(n, 10);
+        assert_memory_equal(got, want, sizeof want);
+    }
+    char buf[128];
+    size_t len = 0;
+    sow_pos p = start_of();
+    assert_int_equal(sow_record_format(&G, &p, want, 10, buf, sizeof buf, &len), SOW_OK);
+    assert_string_equal(buf, "1. 76 98 2. 66 87 3. 12 76 4. 25 78 5. 48 36x");
+    assert_int_equal(len, strlen(buf));
+    /* a start with North to move: "1..." */
+    sow_make(&G, &p, want[0]);
+    assert_int_equal(sow_record_format(&G, &p, want + 1, 3, buf, sizeof buf, NULL), SOW_OK);
+    assert_string_equal(buf, "1... 98 2. 66 87");
+    sow_move got[8];
+    int n;
+    char why[200];
+    assert_int_equal(sow_record_parse(&G, &p, buf, got, 8, &n, why, sizeof why), SOW_OK);
+    assert_int_equal(n, 3);
+    assert_memory_equal(got, want + 1, 3);
+    /* too small a buffer: cut, terminated, and the length needed said */
+    p = start_of();
+    memset(buf, 'z', sizeof buf);
+    assert_int_equal(sow_record_format(&G, &p, want, 10, buf, 12, &len), SOW_E_LIMIT);
+    assert_int_equal(len, strlen("1. 76 98 2. 66 87 3. 12 76 4. 25 78 5. 48 36x"));
+    assert_int_equal(strlen(buf), 11);
+    assert_int_equal(buf[12], 'z');
+    /* an illegal move is refused, not written */
+    sow_move bad[] = {6, 5}; /* 76 took North's pit 6 */
+    assert_int_equal(sow_record_format(&G, &p, bad, 2, buf, sizeof buf, NULL), SOW_E_MOVE);
+    assert_int_equal(sow_record_format(&G, &p, bad, 1, buf, sizeof buf, NULL), SOW_OK);
+    /* the other games: the plain list */
+    sow_config k = {SOW_KALAH, 6, 4, 0};
+    assert_int_equal(sow_game_init(&G, &k), SOW_OK);
+    p = start_of();
+    sow_move kal[] = {2, 0, 5};
+    assert_int_equal(sow_record_format(&G, &p, kal, 3, buf, sizeof buf, NULL), SOW_OK);
+    assert_string_equal(buf, "3,1,6");
+    assert_int_equal(sow_record_format(&G, &p, kal, 0, buf, sizeof buf, &len), SOW_OK);
+    assert_string_equal(buf, "");
+    assert_int_equal(len, 0);
+}
+
+/* The real games in tests/data: they replay, every landing digit agrees,
+ * and the positions after the moves of each "# after move K: POS" line
+ * (the bulletin's board diagrams) are those of the replay. */
+static void replay_data_file(const char *name, int want_moves, int want_diagrams)
+{
+    const char *dir = getenv("SOW_TEST_DATA");
+    assert_non_null(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        print_error("cannot open %s\n", path);
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    sow_config c = {SOW_TOGUZ, 9, 9, 0};
+    assert_int_equal(sow_game_init(&G, &c), SOW_OK);
+    sow_move got[256];
+    int n = -1;
+    char why[200];
+    sow_err e = record(text, got, 256, &n, why, sizeof why);
+    if (e)
+        print_error("%s: %s\n", name, why);
+    assert_int_equal(e, SOW_OK);
+    assert_int_equal(n, want_moves);
+    int diagrams = 0;
+    /* (at a line's start: the files' headers quote the form) */
+    for (const char *s = strstr(text, "\n# after move "); s;
+         s = strstr(s + 1, "\n# after move ")) {
+        int k;
+        char pos_text[SOW_POS_TEXT_MAX];
+        assert_int_equal(sscanf(s + 1, "# after move %d: %95s", &k, pos_text), 2);
+        sow_pos want, p = start_of();
+        assert_int_equal(sow_pos_parse(&G, pos_text, &want, why, sizeof why), SOW_OK);
+        for (int i = 0; i < 2 * k; i++)
+            sow_make(&G, &p, got[i]);
+        char have[SOW_POS_TEXT_MAX];
+        sow_pos_format(&G, &p, have, sizeof have);
+        if (!sow_pos_eq(&p, &want))
+            print_error("%s after move %d: %s, the bulletin has %s\n", name, k, have, pos_text);
+        assert_true(sow_pos_eq(&p, &want));
+        diagrams++;
+    }
+    assert_int_equal(diagrams, want_diagrams);
+    /* written back, the record reads the same */
+    static char out[4096];
+    sow_pos p = start_of();
+    assert_int_equal(sow_record_format(&G, &p, got, n, out, sizeof out, NULL), SOW_OK);
+    sow_move again[256];
+    int m;
+    assert_int_equal(record(out, again, 256, &m, why, sizeof why), SOW_OK);
+    assert_int_equal(m, n);
+    assert_memory_equal(again, got, (size_t)n);
+}
+
+static void test_record_real_games(void **state)
+{
+    (void)state;
+    replay_data_file("toguz-2022-kabiyev-kaiyrzhanov.txt", 44, 2);
+    replay_data_file("toguz-2022-temirbayev-aitbayev.txt", 94, 4);
+}
+
+/* Write then read gives the same moves, on random games of every game and
+ * board size (played to the end or cut short), from the start and from a
+ * start with North to move. */
+static void test_record_round_trip(void **state)
+{
+    (void)state;
+    uint64_t rng = 4242;
+    static sow_move game[600], back[600];
+    static char text[600 * SOW_RECORD_MOVE_MAX + 8];
+    int claims = 0, north_starts = 0;
+    for (int id = 0; id < SOW_GAME_COUNT; id++)
+        for (int m = sow_pits_min((sow_game_id)id); m <= SOW_MAX_PITS; m++)
+            for (int seeds = 1; seeds <= 6 && 2 * m * seeds <= SOW_MAX_TOTAL; seeds += 2)
+                for (int rep = 0; rep < 6; rep++) {
+                    sow_config c = {(sow_game_id)id, m, seeds, 0};
+                    assert_int_equal(sow_game_init(&G, &c), SOW_OK);
+                    sow_pos start = start_of(), p;
+                    if (rep % 3 == 2) { /* North to move at the start */
+                        sow_move ms[SOW_MAX_MOVES];
+                        while (!sow_over(&G, &start) && sow_pos_to_move(&start) == SOW_SOUTH)
+                            sow_make(&G, &start, ms[nv_rand_below(&rng, (unsigned)sow_moves(&G, &start, ms))]);
+                        if (sow_over(&G, &start))
+                            continue;
+                        north_starts++;
+                    }
+                    p = start;
+                    int n = 0, cut = rep % 2 ? nv_rand_below(&rng, 60) : 600;
+                    while (n < cut && !sow_over(&G, &p)) {
+                        sow_move ms[SOW_MAX_MOVES];
+                        int k = sow_moves(&G, &p, ms);
+                        sow_move mv = ms[nv_rand_below(&rng, (unsigned)k)];
+                        claims += (mv & SOW_MOVE_CLAIM) != 0;
+                        game[n++] = mv;
+                        sow_make(&G, &p, mv);
+                    }
+                    size_t len;
+                    assert_int_equal(sow_record_format(&G, &start, game, n, text, sizeof text, &len),
+                                     SOW_OK);
+                    assert_true(len <= (size_t)n * SOW_RECORD_MOVE_MAX + 8);
+                    int got = -1;
+                    char why[200] = "";
+                    sow_err e = sow_record_parse(&G, &start, text, back, 600, &got, why, sizeof why);
+                    if (e)
+                        print_error("%s %dx%d: '%s': %s\n", sow_game_name(G.cfg.game), m, seeds,
+                                    text, why);
+                    assert_int_equal(e, SOW_OK);
+                    assert_int_equal(got, n);
+                    assert_memory_equal(back, game, (size_t)n);
+                }
+    assert_true(claims > 20);
+    assert_true(north_starts > 20);
+}
+
+/* Every error: the code, the count of moves read before it, and the
+ * message (which names the move number, side and token). */
+static void test_record_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        sow_game_id game;
+        const char *text;
+        sow_err err;
+        int n;
+        const char *why;
+    } bad[] = {
+        /* the example with move 7's landing digit changed */
+        {SOW_TOGUZ, "76 98 66 87 12 76 24 78", SOW_E_MOVE, 6,
+         "move 4 (S) '24': the last stone lands in north's pit 5, not 4"},
+        {SOW_TOGUZ, "1. 76 98\n2. 66 87\n3. 12 76\n4. 25 77", SOW_E_MOVE, 7,
+         "move 4 (N) '77': the last stone lands in north's pit 8, not 7 (line 4)"},
+        {SOW_TOGUZ, "1. 76 98 3. 66 87", SOW_E_MOVE, 2, "move 2 (S) '3.': should be '2.'"},
+        {SOW_TOGUZ, "1. 76 1. 98", SOW_E_MOVE, 1, "move 1 (N) '1.': should be '1...'"},
+        {SOW_TOGUZ, "1... 76", SOW_E_MOVE, 0, "move 1 (S) '1...': should be '1.'"},
+        {SOW_TOGUZ, "1. 2. 76", SOW_E_MOVE, 0, "move 2 (S) '2.': two move numbers in a row"},
+        {SOW_TOGUZ, "1. 76 98 2.", SOW_E_MOVE, 2, "move 2 (S) '2.': a move number with no move after it"},
+        {SOW_TOGUZ, "1. 76 98 72", SOW_E_MOVE, 2,
+         "move 2 (S) '72': the last stone lands in south's pit 8, not 2"},
+        {SOW_TOGUZ, "1. 76 66", SOW_E_MOVE, 1, "move 1 (N) '66': illegal: north's pit 6 is empty"},
+        {SOW_TOGUZ, "1. 1x", SOW_E_MOVE, 0, "move 1 (S) '1x': illegal: south cannot claim a tuzdik with it"},
+        {SOW_TOGUZ, "76 6", SOW_E_MOVE, 1, "move 1 (N) '6': illegal: north's pit 6 is empty"},
+        {SOW_TOGUZ, "76 9y", SOW_E_MOVE, 1, "move 1 (N) '9y': not a move"},
+        {SOW_TOGUZ, "766", SOW_E_MOVE, 0, "move 1 (S) '766': not a move"},
+        {SOW_TOGUZ, "06", SOW_E_MOVE, 0, "move 1 (S) '06': pits are numbered 1..9"},
+        {SOW_TOGUZ, "70", SOW_E_MOVE, 0, "move 1 (S) '70': pits are numbered 1..9"},
+        {SOW_TOGUZ, "76 98x", SOW_E_MOVE, 1, "move 1 (N) '98x': illegal: north cannot claim"},
+        {SOW_TOGUZ, "76 xx", SOW_E_MOVE, 1, "move 1 (N) 'xx': not a move"},
+        {SOW_TOGUZ, "76 98x7", SOW_E_MOVE, 1, "not a move"},
+        {SOW_TOGUZ, "76, ,98", SOW_E_MOVE, 1, "move 1 (N) ',': a comma with no move before it"},
+        {SOW_TOGUZ, ",76", SOW_E_MOVE, 0, "move 1 (S) ',': a comma with no move before it"},
+        {SOW_TOGUZ, "76,", SOW_E_MOVE, 1, "move 1 (N) ',': the record ends with a comma"},
+        {SOW_KALAH, "3,7", SOW_E_MOVE, 1, "move 1 (S) '7': not a pit number 1..6"},
+        {SOW_KALAH, "0", SOW_E_MOVE, 0, "move 1 (S) '0': not a pit number 1..6"},
+        {SOW_KALAH, "76", SOW_E_MOVE, 0, "move 1 (S) '76': not a pit number 1..6"},
+        {SOW_KALAH, "1x", SOW_E_MOVE, 0, "move 1 (S) '1x': claims a tuzdik, which only Toguz has"},
+        {SOW_KALAH, "1. 3 2. 1", SOW_E_MOVE, 1, "move 1 (S) '2.': a move number inside a turn"},
+        {SOW_KALAH, "1. 3 1 1... 6", SOW_E_MOVE, 2, NULL}, /* 1... is right: accepted below */
+        /* an extra turn keeps the turn's number */
+        {SOW_KALAH, "3,3", SOW_E_MOVE, 1, "move 1 (S) '3': illegal: south's pit 3 is empty"},
+        {SOW_KALAH, "1. 3 1 1... 6 2. 1 2... 1", SOW_E_MOVE, 5, NULL},
+        {SOW_KALAH, "1. 3 1 1... 6 2. 1 1... 1", SOW_E_MOVE, 4, "move 2 (N) '1...': should be '2...'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sow_config c = {bad[i].game, bad[i].game == SOW_TOGUZ ? 9 : 6,
+                        bad[i].game == SOW_TOGUZ ? 9 : 4, 0};
+        assert_int_equal(sow_game_init(&G, &c), SOW_OK);
+        sow_move got[16];
+        int n = -1;
+        char why[200];
+        sow_err e = record(bad[i].text, got, 16, &n, why, sizeof why);
+        if (!bad[i].why) {
+            assert_int_equal(e, SOW_OK);
+            continue;
+        }
+        if (e != bad[i].err || n != bad[i].n || !strstr(why, bad[i].why))
+            print_error("'%s': error %d after %d moves, '%s'; expected %d after %d, '%s'\n",
+                        bad[i].text, e, n, why, bad[i].err, bad[i].n, bad[i].why);
+        assert_int_equal(e, bad[i].err);
+        assert_int_equal(n, bad[i].n);
+        assert_non_null(strstr(why, bad[i].why));
+        assert_null(strchr(why, '\n'));
+    }
+    /* no-tuzdik */
+    sow_config nt = {SOW_TOGUZ, 9, 9, SOW_VAR_NO_TUZDIK};
+    assert_int_equal(sow_game_init(&G, &nt), SOW_OK);
+    sow_move got[16];
+    int n;
+    char why[200];
+    assert_int_equal(record("76x", got, 16, &n, why, sizeof why), SOW_E_MOVE);
+    assert_non_null(strstr(why, "the no-tuzdik variant does not allow"));
+    /* past the end, past the capacity */
+    use(SOW_KALAH, 1, 0);
+    assert_int_equal(record("1 1", got, 16, &n, why, sizeof why), SOW_E_OVER);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(why, "move 1 (S) '1': comes after the end of the game"));
+    sow_config k = {SOW_KALAH, 6, 4, 0};
+    assert_int_equal(sow_game_init(&G, &k), SOW_OK);
+    assert_int_equal(record("1,2,3,4", got, 3, &n, why, sizeof why), SOW_E_LIMIT);
+    assert_int_equal(n, 3);
+    assert_non_null(strstr(why, "more than 3 moves"));
+    /* empty records, comments only; no reason buffer; a tiny one */
+    assert_int_equal(record("", got, 16, &n, why, sizeof why), SOW_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(record(" \n# nothing yet\n", got, 16, &n, why, sizeof why), SOW_OK);
+    assert_int_equal(n, 0);
+    sow_pos p = start_of();
+    assert_int_equal(sow_record_parse(&G, &p, "9", got, 16, &n, NULL, 0), SOW_E_MOVE);
+    char small[5];
+    memset(small, 'z', sizeof small);
+    assert_int_equal(sow_record_parse(&G, &p, "9", got, 16, &n, small, 4), SOW_E_MOVE);
+    assert_int_equal(small[3], '\0');
+    assert_int_equal(small[4], 'z');
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +717,10 @@ int main(void)
         cmocka_unit_test(test_known_texts),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_move_lists),
+        cmocka_unit_test(test_record_example),
+        cmocka_unit_test(test_record_real_games),
+        cmocka_unit_test(test_record_round_trip),
+        cmocka_unit_test(test_record_errors),
     };
     return cmocka_run_group_tests_name("notation", tests, NULL, NULL);
 }

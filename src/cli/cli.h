@@ -59,6 +59,7 @@ int cli_default_threads(void);
 /* The options shared by commands that act on a game position. */
 typedef struct cli_game {
     const char *name, *pits, *seeds, *variant, *moves, *position;
+    const char *record_file; /* --record FILE: its text replaces --moves */
     bool json;
     sow_config cfg;
     sow_game g;
@@ -76,6 +77,7 @@ typedef struct cli_game {
     {"seeds", OPT_STRING, &(cg)->seeds},                    \
     {"variant", OPT_STRING, &(cg)->variant},                \
     {"moves", OPT_STRING, &(cg)->moves},                    \
+    {"record", OPT_STRING, &(cg)->record_file},             \
     {"position", OPT_STRING, &(cg)->position},              \
     {"json", OPT_FLAG, &(cg)->json}
 
@@ -86,12 +88,16 @@ typedef struct cli_game {
     "  --seeds N           seeds per pit at the start\n"                       \
     "  --variant A,B       kalah: empty-capture, end-on-turn, no-sweep, pie;\n" \
     "                      toguz: no-tuzdik\n"                                 \
-    "  --moves LIST        replay moves from the start, e.g. 3,1,6 (toguz 7x)\n" \
+    "  --moves LIST        replay moves from the start, e.g. 3,1,6 (toguz 7x),\n" \
+    "                      or a record as players write it: '1. 76 98 2. 66 87'\n" \
+    "  --record FILE       replay the record in FILE (the same notation)\n"      \
     "  --position P        start from a position (doc/notation.md)\n"          \
     "  --json              print one JSON object\n"
 
 /* Builds cg->cfg, cg->g and cg->pos from the parsed options and the game
- * name; any error exits with status 2. `allow_position`/`allow_moves` say
+ * name; any error exits with status 2. The record (--moves or the text of
+ * --record, doc/notation.md) is in cg->hist[0..cg->nhist) and cg->moves
+ * afterwards; cg->pos is the position after it. `allow_position`/`allow_moves` say
  * whether the command accepts those options. */
 void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position);
 

@@ -1,16 +1,25 @@
 /* cmd_play.c - `sow play`: replay a game record and show the position. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 static const char usage[] =
     "usage: sow play GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                [--moves LIST | --position P] [--json]\n"
+    "                [--moves LIST | --record FILE | --position P] [--json]\n"
+    "                [--print-record] [--record-out FILE]\n"
     "\n"
     "Replays a game record (or reads a position) and shows the board.\n"
     "\n" CLI_GAME_HELP
+    "  --print-record      also print the record in the players' notation\n"
+    "                      (toguz: 1. 76 98 2. ...; --json always has \"record\")\n"
+    "  --record-out FILE   write that record to FILE (replaced atomically)\n"
     "\n"
-    "example: sow play kalah --moves 3,1,6\n";
+    "example: sow play kalah --moves 3,1,6\n"
+    "         sow play toguz --moves '1. 76 98 2. 66 87 3. 12 76' --print-record\n";
 
 /* Prints the board as South sees it: North's row on top, right to left
  * (her pit 1 is on South's right), North's store on the left and South's on
@@ -83,7 +92,54 @@ static void json_row(const sow_pos *p, int player, int m)
     printf("]");
 }
 
-static void json(const cli_game *cg)
+/* The record of the moves replayed, in the players' notation; NULL from a
+ * --position (a record starts from the start). Kept for the process's life. */
+static const char *record_text(const cli_game *cg)
+{
+    static char *text;
+    if (cg->position)
+        return NULL;
+    size_t size = (size_t)cg->nhist * SOW_RECORD_MOVE_MAX + 8;
+    text = malloc(size);
+    if (!text)
+        cli_fail("out of memory");
+    sow_pos start;
+    sow_game_start(&cg->g, &start);
+    sow_err e = sow_record_format(&cg->g, &start, cg->hist, cg->nhist, text, size, NULL);
+    if (e) /* unreachable: the moves were replayed and the size is the bound */
+        cli_fail("writing the record: %s", sow_err_name(e));
+    return text;
+}
+
+/* Writes the record to `path` under a temporary name, then renames it into
+ * place: a reader never sees half a record, and a failed write leaves the
+ * old file as it was. */
+static void write_record(const char *path, const char *text)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        cli_fail("--record-out %s: path too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        cli_fail("--record-out %s: %s", path, strerror(errno));
+    bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF && fflush(f) == 0 &&
+              fsync(fileno(f)) == 0;
+    int err = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok) {
+        unlink(tmp);
+        cli_fail("--record-out %s: %s", path, strerror(err));
+    }
+}
+
+static void json(const cli_game *cg, const char *record)
 {
     const sow_game *g = &cg->g;
     const sow_pos *p = &cg->pos;
@@ -117,21 +173,37 @@ static void json(const cli_game *cg)
     }
     char text[SOW_POS_TEXT_MAX];
     sow_pos_format(g, p, text, sizeof text);
-    printf(",\"position\":\"%s\"}\n", text);
+    printf(",\"position\":\"%s\"", text);
+    /* The record holds only digits, dots, blanks, commas and x: no escaping. */
+    record ? printf(",\"record\":\"%s\"}\n", record) : printf(",\"record\":null}\n");
 }
 
 int cmd_play(int argc, char **argv)
 {
     cli_game cg = {0};
-    const cli_opt opts[] = {CLI_GAME_OPTS(&cg), {NULL, 0, NULL}};
+    bool print_record = false;
+    const char *record_out = NULL;
+    const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
+                            {"print-record", OPT_FLAG, &print_record},
+                            {"record-out", OPT_STRING, &record_out},
+                            {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
     cli_game_setup(&cg, true, true);
-    if (cg.json)
-        json(&cg);
-    else
+    if ((print_record || record_out) && cg.position)
+        cli_fail("%s: a record starts from the start; give --moves or --record, not --position",
+                 record_out ? "--record-out" : "--print-record");
+    const char *record = record_text(&cg);
+    if (record_out)
+        write_record(record_out, record);
+    if (cg.json) {
+        json(&cg, record);
+    } else {
         draw(&cg);
+        if (print_record)
+            printf("record: %s\n", record);
+    }
     return 0;
 }

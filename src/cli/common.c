@@ -174,6 +174,36 @@ static const char *variant_list(sow_game_id game)
     return buf[0] ? buf : "none";
 }
 
+/* The text of a --record file. A record of CLI_MAX_HISTORY moves with
+ * numbers, marks and a comment per move stays far below the limit; a larger
+ * file is not a record, and reading it whole would only cost memory. The
+ * text is kept for the process's life (static: no leak report at exit). */
+#define CLI_RECORD_FILE_MAX (1u << 20)
+
+static const char *read_record(const char *path)
+{
+    static char *text;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        cli_fail("--record %s: %s", path, strerror(errno));
+    text = malloc(CLI_RECORD_FILE_MAX + 1);
+    if (!text)
+        cli_fail("--record %s: out of memory", path);
+    size_t len = fread(text, 1, CLI_RECORD_FILE_MAX + 1, f);
+    bool bad = ferror(f);
+    int err = errno;
+    fclose(f);
+    if (bad)
+        cli_fail("--record %s: %s", path, strerror(err));
+    if (len > CLI_RECORD_FILE_MAX)
+        cli_fail("--record %s: larger than %u bytes, not a game record", path,
+                 CLI_RECORD_FILE_MAX);
+    if (memchr(text, '\0', len))
+        cli_fail("--record %s: contains a NUL byte, not a text record", path);
+    text[len] = '\0';
+    return text;
+}
+
 void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
 {
     sow_game_id id;
@@ -184,6 +214,10 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     sow_config_default(id, &cg->cfg);
     if (cg->moves && !allow_moves)
         cli_fail("--moves is not accepted here");
+    if (cg->record_file && !allow_moves)
+        cli_fail("--record is not accepted here");
+    if (cg->record_file && (cg->moves || cg->position))
+        cli_fail("give one of --record, --moves and --position");
     if (cg->position && !allow_position)
         cli_fail("--position is not accepted here");
     if (cg->moves && cg->position)
@@ -222,36 +256,20 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
         if (sow_pos_parse(&cg->g, cg->position, &cg->pos, why, sizeof why) != SOW_OK)
             cli_fail("--position '%s': %s", cg->position, why);
     }
+    if (cg->record_file)
+        cg->moves = read_record(cg->record_file);
     if (cg->moves) {
         int n;
-        e = sow_moves_parse(&cg->g, cg->moves, cg->hist, CLI_MAX_HISTORY, &n);
-        if (e == SOW_E_LIMIT)
-            cli_fail("--moves: more than %d moves", CLI_MAX_HISTORY);
+        char why[256];
+        e = sow_record_parse(&cg->g, &cg->pos, cg->moves, cg->hist, CLI_MAX_HISTORY, &n, why,
+                             sizeof why);
         if (e) {
-            const char *s = cg->moves;
-            for (int k = 0; k < n; k++)
-                s = strchr(s, ',') + 1;
-            const char *t = strchr(s, ',');
-            cli_fail("--moves: move %d '%.*s' is not a pit number 1..%d%s", n + 1,
-                     (int)(t ? t - s : (long)strlen(s)), s, cg->g.m,
-                     cg->g.tuzdik ? " (optionally followed by x)" : "");
+            if (cg->record_file)
+                cli_fail("--record %s: %s", cg->record_file, why);
+            cli_fail("--moves: %s", why);
         }
         for (int k = 0; k < n; k++) {
-            char mt[8];
-            sow_move_format(cg->hist[k], mt, sizeof mt);
-            int player = sow_pos_to_move(&cg->pos);
-            e = sow_play(&cg->g, &cg->pos, cg->hist[k]);
-            if (e == SOW_E_OVER)
-                cli_fail("--moves: move %d '%s' comes after the end of the game", k + 1, mt);
-            if (e) {
-                int pit = (cg->hist[k] & SOW_MOVE_PIT_MASK) + 1;
-                const char *who = player == SOW_SOUTH ? "south" : "north";
-                if (sow_pos_pit(&cg->pos, player, pit) == 0)
-                    cli_fail("--moves: move %d '%s' is illegal: %s's pit %d is empty", k + 1,
-                             mt, who, pit);
-                cli_fail("--moves: move %d '%s' is illegal: %s cannot claim a tuzdik with it",
-                         k + 1, mt, who);
-            }
+            sow_make(&cg->g, &cg->pos, cg->hist[k]); /* legal: the parser replayed it */
             if (sow_pos_to_move(&cg->pos) == SOW_NORTH)
                 cg->pie_opening = false;
         }

@@ -1,4 +1,6 @@
 /* notation.c - text form of positions and moves (doc/notation.md). */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -205,4 +207,311 @@ sow_err sow_moves_parse(const sow_game *g, const char *text, sow_move *out, int 
     }
     *n = count;
     return SOW_OK;
+}
+
+/* ---- Game records ---- */
+
+/* Toguz: where the last stone of a sowing from the mover's pit index i
+ * lands: the owner of that row and the pit number in her numbering.
+ * doc/rules.md Toguz rule 2: with two stones or more the first goes back
+ * into pit i, so s stones end s - 1 holes on; a single stone moves one hole
+ * on. The ring is the 2m pits, tuzdiks included (a stone falls into one
+ * before it goes to the kazan), and both rows are numbered in sowing order,
+ * so the pit number is the ring hole mod m whichever row it is in. */
+static void toguz_landing(const sow_game *g, const sow_pos *p, int i, int *owner, int *pit)
+{
+    int s = p->b[i];
+    int r = (i + (s == 1 ? 1 : s - 1)) % (2 * g->m);
+    int mover = sow_pos_to_move(p);
+    *owner = r < g->m ? mover : 1 - mover;
+    *pit = r % g->m + 1;
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A token runs to the next blank, comma, comment or the end. */
+static size_t token_len(const char *s)
+{
+    size_t k = 0;
+    while (s[k] && !is_blank(s[k]) && s[k] != ',' && s[k] != '#')
+        k++;
+    return k;
+}
+
+/* The claim marks: x, X, Cyrillic х (U+0445) and Х (U+0425) in UTF-8.
+ * Returns the mark's length in bytes at t[0..len), 0 if none there. */
+static size_t claim_mark(const char *t, size_t len)
+{
+    if (len >= 1 && (t[0] == 'x' || t[0] == 'X'))
+        return 1;
+    if (len >= 2 && ((t[0] == '\xd1' && t[1] == '\x85') || (t[0] == '\xd0' && t[1] == '\xa5')))
+        return 2;
+    return 0;
+}
+
+/* A move number "K." or "K..." (K >= 1): returns K and sets *north (the
+ * "..." form), or returns 0 if the token is not one. */
+static int move_number(const char *t, size_t len, bool *north)
+{
+    size_t k = 0;
+    int v = 0;
+    while (k < len && t[k] >= '0' && t[k] <= '9' && v < 1000000)
+        v = v * 10 + (t[k++] - '0');
+    if (k == 0 || v == 0 || k == len)
+        return 0;
+    if (len - k == 1 && t[k] == '.')
+        *north = false;
+    else if (len - k == 3 && memcmp(t + k, "...", 3) == 0)
+        *north = true;
+    else
+        return 0;
+    return v;
+}
+
+typedef struct record_reader {
+    const sow_game *g;
+    char *why;
+    size_t why_size;
+    int line;        /* of the current token */
+    bool lines;      /* the text has several lines: say which */
+} record_reader;
+
+/* Writes "move K (S) 'token': <msg>" (and the line) into the reason. */
+__attribute__((format(printf, 6, 7))) static void record_say(const record_reader *rr,
+                                                             int number, int side,
+                                                             const char *tok, size_t len,
+                                                             const char *fmt, ...)
+{
+    if (!rr->why || !rr->why_size)
+        return;
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char where[32] = "";
+    if (rr->lines)
+        snprintf(where, sizeof where, " (line %d)", rr->line);
+    snprintf(rr->why, rr->why_size, "move %d (%c) '%.*s': %s%s", number,
+             side == SOW_NORTH ? 'N' : 'S', (int)(len > 24 ? 24 : len), tok, msg, where);
+}
+
+/* Reads one move token t[0..len) at position p (number/side for the
+ * message): the plain pit number or Toguz's two digits, then a mark. */
+static sow_err record_move(const record_reader *rr, const sow_pos *p, const char *t,
+                           size_t len, int number, sow_move *out)
+{
+    const sow_game *g = rr->g;
+    int side = sow_pos_to_move(p);
+    size_t digits = 0;
+    while (digits < len && t[digits] >= '0' && t[digits] <= '9')
+        digits++;
+    size_t mark = claim_mark(t + digits, len - digits);
+    bool toguz = g->cfg.game == SOW_TOGUZ;
+    if (digits == 0 || digits > (toguz ? 2u : 1u) || digits + mark != len) {
+        record_say(rr, number, side, t, len,
+                   toguz ? "not a move (a pit number 1..%d, or two digits: the pit sown and "
+                           "the pit where the last stone lands; x marks a tuzdik claim)"
+                         : "not a pit number 1..%d",
+                   g->m);
+        return SOW_E_MOVE;
+    }
+    int pit = t[0] - '0', land = digits == 2 ? t[1] - '0' : 0;
+    if (pit < 1 || pit > g->m || (digits == 2 && (land < 1 || land > g->m))) {
+        record_say(rr, number, side, t, len,
+                   digits == 1 ? "not a pit number 1..%d" : "pits are numbered 1..%d", g->m);
+        return SOW_E_MOVE;
+    }
+    if (mark && !g->tuzdik) {
+        record_say(rr, number, side, t, len, "claims a tuzdik, which %s",
+                   toguz ? "the no-tuzdik variant does not allow" : "only Toguz has");
+        return SOW_E_MOVE;
+    }
+    sow_move mv = (sow_move)((pit - 1) | (mark ? SOW_MOVE_CLAIM : 0));
+    const char *who = side == SOW_NORTH ? "north" : "south";
+    if (sow_over(g, p)) {
+        record_say(rr, number, side, t, len, "comes after the end of the game");
+        return SOW_E_OVER;
+    }
+    if (sow_pos_pit(p, side, pit) == 0) {
+        record_say(rr, number, side, t, len, "illegal: %s's pit %d is empty", who, pit);
+        return SOW_E_MOVE;
+    }
+    if (land) {
+        int owner, at;
+        toguz_landing(g, p, pit - 1, &owner, &at);
+        if (at != land) {
+            record_say(rr, number, side, t, len, "the last stone lands in %s's pit %d, not %d",
+                       owner == SOW_NORTH ? "north" : "south", at, land);
+            return SOW_E_MOVE;
+        }
+    }
+    sow_pos q = *p;
+    if (sow_play(g, &q, mv) != SOW_OK) {
+        record_say(rr, number, side, t, len, "illegal: %s cannot claim a tuzdik with it", who);
+        return SOW_E_MOVE;
+    }
+    *out = mv;
+    return SOW_OK;
+}
+
+sow_err sow_record_parse(const sow_game *g, const sow_pos *start, const char *text,
+                         sow_move *out, int cap, int *n, char *why, size_t why_size)
+{
+    record_reader rr = {g, why, why_size, 1, strchr(text, '\n') != NULL};
+    sow_pos p = *start;
+    int count = 0;
+    int number = 1;        /* move number of the turn under way */
+    int last_side = -1;    /* who made the last move; -1 before the first */
+    int said = 0;          /* a move number written for the next move, 0 none */
+    bool said_north = false;
+    const char *said_tok = NULL;
+    size_t said_len = 0;
+    bool comma_ok = false; /* a comma may follow: a token came since the last */
+    const char *s = text;
+    *n = 0;
+    for (;;) {
+        while (is_blank(*s) || *s == '#') {
+            if (*s == '#')
+                while (*s && *s != '\n')
+                    s++;
+            else if (*s++ == '\n')
+                rr.line++;
+        }
+        /* The place of an error between tokens: the next move's number. */
+        int side = sow_pos_to_move(&p);
+        int next = number + (count > 0 && side == SOW_SOUTH && side != last_side);
+        if (*s == ',') {
+            if (!comma_ok) {
+                record_say(&rr, next, side, ",", 1, "a comma with no move before it");
+                *n = count;
+                return SOW_E_MOVE;
+            }
+            comma_ok = false;
+            s++;
+            continue;
+        }
+        if (!*s) {
+            if (said) {
+                record_say(&rr, said, said_north, said_tok, said_len,
+                           "a move number with no move after it");
+                *n = count;
+                return SOW_E_MOVE;
+            }
+            if (count > 0 && !comma_ok) {
+                record_say(&rr, next, side, ",", 1, "the record ends with a comma");
+                *n = count;
+                return SOW_E_MOVE;
+            }
+            break;
+        }
+        size_t len = token_len(s);
+        bool north;
+        int k = move_number(s, len, &north);
+        if (k) {
+            if (said) {
+                record_say(&rr, k, north, s, len, "two move numbers in a row");
+                *n = count;
+                return SOW_E_MOVE;
+            }
+            said = k, said_north = north, said_tok = s, said_len = len;
+            comma_ok = true;
+            s += len;
+            continue;
+        }
+        bool new_turn = side != last_side;
+        number = next;
+        if (said) {
+            /* Check the number against the turn it announces. */
+            char want[16];
+            snprintf(want, sizeof want, side == SOW_NORTH ? "%d..." : "%d.", number);
+            if (!new_turn) {
+                record_say(&rr, number, side, said_tok, said_len,
+                           "a move number inside a turn (after an extra turn, the same "
+                           "player's next move has no number)");
+                *n = count;
+                return SOW_E_MOVE;
+            }
+            if (said != number || said_north != (side == SOW_NORTH)) {
+                record_say(&rr, number, side, said_tok, said_len, "should be '%s'", want);
+                *n = count;
+                return SOW_E_MOVE;
+            }
+            said = 0;
+        }
+        if (count >= cap) {
+            record_say(&rr, number, side, s, len, "more than %d moves", cap);
+            *n = count;
+            return SOW_E_LIMIT;
+        }
+        sow_err e = record_move(&rr, &p, s, len, number, &out[count]);
+        if (e) {
+            *n = count;
+            return e;
+        }
+        sow_make(g, &p, out[count]);
+        count++;
+        last_side = side;
+        comma_ok = true;
+        s += len;
+    }
+    *n = count;
+    return SOW_OK;
+}
+
+/* Appends to buf what snprintf would, keeping count of the length needed. */
+__attribute__((format(printf, 4, 5))) static void put(char *buf, size_t size, size_t *at,
+                                                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + (*at < size ? *at : size), *at < size ? size - *at : 0, fmt, ap);
+    va_end(ap);
+    *at += (size_t)(k > 0 ? k : 0);
+}
+
+sow_err sow_record_format(const sow_game *g, const sow_pos *start, const sow_move *moves,
+                          int n, char *buf, size_t size, size_t *len)
+{
+    sow_pos p = *start;
+    size_t at = 0;
+    bool toguz = g->cfg.game == SOW_TOGUZ;
+    int number = 1;
+    if (size)
+        buf[0] = '\0';
+    for (int k = 0; k < n; k++) {
+        int side = sow_pos_to_move(&p);
+        sow_move mv = moves[k];
+        int i = mv & SOW_MOVE_PIT_MASK;
+        if (sow_over(g, &p))
+            return SOW_E_OVER;
+        if (i >= g->m || p.b[i] == 0)
+            return SOW_E_MOVE;
+        if (!toguz) {
+            char t[8];
+            sow_move_format(mv, t, sizeof t);
+            put(buf, size, &at, "%s%s", k ? "," : "", t);
+        } else {
+            /* Toguz has no extra turns: South's moves after the first start
+             * a new number. */
+            if (side == SOW_SOUTH && k > 0)
+                number++;
+            if (side == SOW_SOUTH)
+                put(buf, size, &at, "%s%d. ", k ? " " : "", number);
+            else if (k == 0)
+                put(buf, size, &at, "%d... ", number);
+            int owner, pit;
+            toguz_landing(g, &p, i, &owner, &pit);
+            put(buf, size, &at, "%s%d%d%s", side == SOW_NORTH && k ? " " : "", i + 1, pit,
+                (mv & SOW_MOVE_CLAIM) ? "x" : "");
+        }
+        if (sow_play(g, &p, mv) != SOW_OK)
+            return SOW_E_MOVE;
+    }
+    if (len)
+        *len = at;
+    return at < size ? SOW_OK : SOW_E_LIMIT;
 }
