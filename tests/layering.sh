@@ -27,7 +27,7 @@ declare -A sees=(
   [search]="common rules"
   [retro]="common rules"
   [db]="common rules retro"
-  [plan]=""
+  [plan]="common"
   [cli]="common"
 )
 # The part each public header belongs to.
