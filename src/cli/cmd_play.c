@@ -2,20 +2,38 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "play.h"
 
 static const char usage[] =
     "usage: sow play GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                [--moves LIST | --position P] [--json]\n"
+    "       sow play GAME --interactive [--human south|north|both] [--level L]\n"
+    "                [--time S] [--seed N] [--db DIR] [--threads T] [game options]\n"
     "\n"
     "Replays a game record (or reads a position) and shows the board.\n"
+    "With --interactive, play on from there against the computer (or two\n"
+    "humans at one keyboard); type `help` at the prompt for the commands.\n"
     "\n" CLI_GAME_HELP
+    "  --interactive       play a game at the terminal\n"
+    "  --human SIDE        who the humans play: south (default), north, both\n"
+    "  --level L           the computer's strength, 1..4 (default 4):\n"
+    "                      1: a random move 3 times in 4, else the best;\n"
+    "                      2: random half the time; 3: random 1 time in 5;\n"
+    "                      4: always the best move it finds\n"
+    "  --time S            seconds the computer may think per move (default 5):\n"
+    "                      perfect play where the board is solved within it\n"
+    "                      (database or search), else the best move so far\n"
+    "  --seed N            seed of the levels' random moves (default: the clock)\n"
+    "  --db DIR            endgame database folder (as for sow solve)\n"
+    "  --threads T         search threads (default: the cores available)\n"
     "\n"
-    "example: sow play kalah --moves 3,1,6\n";
+    "example: sow play kalah --moves 3,1,6\n"
+    "         sow play chungkala --pits 4 --seeds 3 --interactive --level 2\n";
 
 /* Prints the board as South sees it: North's row on top, right to left
  * (her pit 1 is on South's right), North's store on the left and South's on
  * the right. A tuzdik is shown as X. */
-static void draw(const cli_game *cg)
+void cli_draw_board(const cli_game *cg)
 {
     const sow_game *g = &cg->g;
     const sow_pos *p = &cg->pos;
@@ -123,15 +141,31 @@ static void json(const cli_game *cg)
 int cmd_play(int argc, char **argv)
 {
     cli_game cg = {0};
-    const cli_opt opts[] = {CLI_GAME_OPTS(&cg), {NULL, 0, NULL}};
+    play_options po = {0};
+    bool interactive = false;
+    const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
+                            {"interactive", OPT_FLAG, &interactive},
+                            {"human", OPT_STRING, &po.human},
+                            {"level", OPT_STRING, &po.level},
+                            {"time", OPT_STRING, &po.time},
+                            {"seed", OPT_STRING, &po.seed},
+                            {"db", OPT_STRING, &po.db},
+                            {"threads", OPT_STRING, &po.threads},
+                            {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
+    if (!interactive && (po.human || po.level || po.time || po.seed || po.db || po.threads))
+        cli_fail("play: --human, --level, --time, --seed, --db and --threads need --interactive");
+    if (interactive && cg.json)
+        cli_fail("play: --interactive and --json exclude each other");
     cli_game_setup(&cg, true, true);
+    if (interactive)
+        return play_interactive(&cg, &po);
     if (cg.json)
         json(&cg);
     else
-        draw(&cg);
+        cli_draw_board(&cg);
     return 0;
 }
