@@ -93,49 +93,49 @@ void cli_draw_board(const cli_game *cg)
     printf("position: %s\n", text);
 }
 
-static void json_row(const sow_pos *p, int player, int m)
+static void json_row(FILE *f, const sow_pos *p, int player, int m)
 {
-    printf("[");
+    fprintf(f, "[");
     for (int k = 1; k <= m; k++)
-        printf("%s%d", k > 1 ? "," : "", sow_pos_pit(p, player, k));
-    printf("]");
+        fprintf(f, "%s%d", k > 1 ? "," : "", sow_pos_pit(p, player, k));
+    fprintf(f, "]");
 }
 
-static void json(const cli_game *cg)
+void cli_play_json(FILE *f, const cli_game *cg)
 {
     const sow_game *g = &cg->g;
     const sow_pos *p = &cg->pos;
-    printf("{");
-    cli_json_game(cg);
-    printf(",\"south\":");
-    json_row(p, SOW_SOUTH, g->m);
-    printf(",\"north\":");
-    json_row(p, SOW_NORTH, g->m);
-    printf(",\"south_store\":%d,\"north_store\":%d", sow_pos_store(p, SOW_SOUTH),
+    fprintf(f, "{");
+    cli_fjson_game(f, cg);
+    fprintf(f, ",\"south\":");
+    json_row(f, p, SOW_SOUTH, g->m);
+    fprintf(f, ",\"north\":");
+    json_row(f, p, SOW_NORTH, g->m);
+    fprintf(f, ",\"south_store\":%d,\"north_store\":%d", sow_pos_store(p, SOW_SOUTH),
            sow_pos_store(p, SOW_NORTH));
-    printf(",\"to_move\":\"%s\"", sow_pos_to_move(p) == SOW_SOUTH ? "south" : "north");
+    fprintf(f, ",\"to_move\":\"%s\"", sow_pos_to_move(p) == SOW_SOUTH ? "south" : "north");
     bool over = sow_over(g, p);
-    printf(",\"over\":%s", over ? "true" : "false");
+    fprintf(f, ",\"over\":%s", over ? "true" : "false");
     if (over) {
         int score = sow_terminal_score(g, p);
         if (sow_pos_to_move(p) == SOW_NORTH)
             score = -score;
-        printf(",\"margin\":%d,\"winner\":\"%s\"", sow_final_margin(g, p),
+        fprintf(f, ",\"margin\":%d,\"winner\":\"%s\"", sow_final_margin(g, p),
                score > 0 ? "south" : score < 0 ? "north" : "draw");
     } else {
-        printf(",\"margin\":null,\"winner\":null");
+        fprintf(f, ",\"margin\":null,\"winner\":null");
     }
     if (g->cfg.game == SOW_TOGUZ) {
         int ts = sow_pos_tuzdik(p, SOW_SOUTH), tn = sow_pos_tuzdik(p, SOW_NORTH);
-        printf(",\"tuzdik\":{\"south\":");
-        ts ? printf("%d", ts) : printf("null");
-        printf(",\"north\":");
-        tn ? printf("%d", tn) : printf("null");
-        printf("}");
+        fprintf(f, ",\"tuzdik\":{\"south\":");
+        ts ? fprintf(f, "%d", ts) : fprintf(f, "null");
+        fprintf(f, ",\"north\":");
+        tn ? fprintf(f, "%d", tn) : fprintf(f, "null");
+        fprintf(f, "}");
     }
     char text[SOW_POS_TEXT_MAX];
     sow_pos_format(g, p, text, sizeof text);
-    printf(",\"position\":\"%s\"}\n", text);
+    fprintf(f, ",\"position\":\"%s\"}\n", text);
 }
 
 int cmd_play(int argc, char **argv)
@@ -164,7 +164,7 @@ int cmd_play(int argc, char **argv)
     if (interactive)
         return play_interactive(&cg, &po);
     if (cg.json)
-        json(&cg);
+        cli_play_json(stdout, &cg);
     else
         cli_draw_board(&cg);
     return 0;

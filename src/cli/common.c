@@ -162,7 +162,7 @@ int cli_default_threads(void)
 
 static const char *variant_list(sow_game_id game)
 {
-    static char buf[128];
+    static _Thread_local char buf[128]; /* sow serve sets games up on many threads */
     buf[0] = '\0';
     unsigned vs = sow_variants_of(game);
     for (int i = 0; i < SOW_VAR_COUNT; i++)
@@ -174,24 +174,57 @@ static const char *variant_list(sow_game_id game)
     return buf[0] ? buf : "none";
 }
 
-void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
+/* The integer rule of cli_int, failing into `err` instead of exiting. */
+static bool try_int(const char *what, const char *text, long lo, long hi, long *out, char *err,
+                    size_t errsize)
 {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    const char *digits = text + (text[0] == '-');
+    if (!isdigit((unsigned char)*digits) || *end != '\0' || errno) {
+        snprintf(err, errsize, "%s: expected an integer, got '%s'", what, text);
+        return false;
+    }
+    if (v < lo || v > hi) {
+        snprintf(err, errsize, "%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* One error, formatted into err: the setup's way to fail. */
+#define SETUP_FAIL(...)                            \
+    do {                                           \
+        snprintf(err, errsize, __VA_ARGS__);       \
+        return false;                              \
+    } while (0)
+
+bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, char *err,
+                        size_t errsize)
+{
+    long v_;
     sow_game_id id;
     if (!cg->name)
-        cli_fail("missing GAME (kalah, chungkala, congkak or toguz)");
+        SETUP_FAIL("missing GAME (kalah, chungkala, congkak or toguz)");
     if (sow_game_parse(cg->name, &id) != SOW_OK)
-        cli_fail("unknown game '%s' (kalah, chungkala, congkak or toguz)", cg->name);
+        SETUP_FAIL("unknown game '%s' (kalah, chungkala, congkak or toguz)", cg->name);
     sow_config_default(id, &cg->cfg);
     if (cg->moves && !allow_moves)
-        cli_fail("--moves is not accepted here");
+        SETUP_FAIL("--moves is not accepted here");
     if (cg->position && !allow_position)
-        cli_fail("--position is not accepted here");
+        SETUP_FAIL("--position is not accepted here");
     if (cg->moves && cg->position)
-        cli_fail("give --moves or --position, not both");
+        SETUP_FAIL("give --moves or --position, not both");
 
     int lo = sow_pits_min(id);
     if (cg->pits)
-        cg->cfg.pits = (int)cli_int("--pits", cg->pits, lo, SOW_MAX_PITS);
+    {
+        if (!try_int("--pits", cg->pits, lo, SOW_MAX_PITS, &v_, err, errsize))
+            return false;
+        cg->cfg.pits = (int)v_;
+    }
     else if (cg->position) {
         int m = sow_pos_text_pits(cg->position); /* infer m from the position */
         if (m >= lo && m <= SOW_MAX_PITS)
@@ -199,20 +232,24 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     }
     int smax = sow_seeds_max(cg->cfg.pits);
     if (cg->seeds)
-        cg->cfg.seeds = (int)cli_int("--seeds", cg->seeds, 1, smax);
+    {
+        if (!try_int("--seeds", cg->seeds, 1, smax, &v_, err, errsize))
+            return false;
+        cg->cfg.seeds = (int)v_;
+    }
     else if (cg->cfg.seeds > smax)
-        cli_fail("the default %d seeds per pit exceed %d seeds on %d pits; give --seeds",
+        SETUP_FAIL("the default %d seeds per pit exceed %d seeds on %d pits; give --seeds",
                  cg->cfg.seeds, SOW_MAX_TOTAL, cg->cfg.pits);
     if (cg->variant) {
         unsigned v;
         if (sow_variant_parse(id, cg->variant, &v) != SOW_OK)
-            cli_fail("--variant: '%s' is not a list of variants of %s (%s)", cg->variant,
+            SETUP_FAIL("--variant: '%s' is not a list of variants of %s (%s)", cg->variant,
                      sow_game_name(id), variant_list(id));
         cg->cfg.variant = v;
     }
     sow_err e = sow_game_init(&cg->g, &cg->cfg);
     if (e)
-        cli_fail("%s", sow_err_name(e)); /* unreachable: every field was checked above */
+        SETUP_FAIL("%s", sow_err_name(e)); /* unreachable: every field was checked above */
 
     sow_game_start(&cg->g, &cg->pos);
     cg->nhist = 0;
@@ -220,19 +257,19 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     if (cg->position) {
         char why[128];
         if (sow_pos_parse(&cg->g, cg->position, &cg->pos, why, sizeof why) != SOW_OK)
-            cli_fail("--position '%s': %s", cg->position, why);
+            SETUP_FAIL("--position '%s': %s", cg->position, why);
     }
     if (cg->moves) {
         int n;
         e = sow_moves_parse(&cg->g, cg->moves, cg->hist, CLI_MAX_HISTORY, &n);
         if (e == SOW_E_LIMIT)
-            cli_fail("--moves: more than %d moves", CLI_MAX_HISTORY);
+            SETUP_FAIL("--moves: more than %d moves", CLI_MAX_HISTORY);
         if (e) {
             const char *s = cg->moves;
             for (int k = 0; k < n; k++)
                 s = strchr(s, ',') + 1;
             const char *t = strchr(s, ',');
-            cli_fail("--moves: move %d '%.*s' is not a pit number 1..%d%s", n + 1,
+            SETUP_FAIL("--moves: move %d '%.*s' is not a pit number 1..%d%s", n + 1,
                      (int)(t ? t - s : (long)strlen(s)), s, cg->g.m,
                      cg->g.tuzdik ? " (optionally followed by x)" : "");
         }
@@ -242,14 +279,14 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
             int player = sow_pos_to_move(&cg->pos);
             e = sow_play(&cg->g, &cg->pos, cg->hist[k]);
             if (e == SOW_E_OVER)
-                cli_fail("--moves: move %d '%s' comes after the end of the game", k + 1, mt);
+                SETUP_FAIL("--moves: move %d '%s' comes after the end of the game", k + 1, mt);
             if (e) {
                 int pit = (cg->hist[k] & SOW_MOVE_PIT_MASK) + 1;
                 const char *who = player == SOW_SOUTH ? "south" : "north";
                 if (sow_pos_pit(&cg->pos, player, pit) == 0)
-                    cli_fail("--moves: move %d '%s' is illegal: %s's pit %d is empty", k + 1,
+                    SETUP_FAIL("--moves: move %d '%s' is illegal: %s's pit %d is empty", k + 1,
                              mt, who, pit);
-                cli_fail("--moves: move %d '%s' is illegal: %s cannot claim a tuzdik with it",
+                SETUP_FAIL("--moves: move %d '%s' is illegal: %s cannot claim a tuzdik with it",
                          k + 1, mt, who);
             }
             if (sow_pos_to_move(&cg->pos) == SOW_NORTH)
@@ -259,22 +296,45 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     }
     if (sow_over(&cg->g, &cg->pos))
         cg->pie_opening = false;
+    return true;
+}
+
+#undef SETUP_FAIL
+
+void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
+{
+    /* Room for any message: each echoes at most one option's text whole. */
+    size_t size = 512;
+    const char *texts[] = {cg->name, cg->pits, cg->seeds, cg->variant, cg->moves, cg->position};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        size += texts[i] ? strlen(texts[i]) : 0;
+    char *err = malloc(size);
+    if (!err)
+        cli_fail("out of memory");
+    if (!cli_game_try_setup(cg, allow_moves, allow_position, err, size))
+        cli_fail("%s", err);
+    free(err);
 }
 
 void cli_json_game(const cli_game *cg)
 {
+    cli_fjson_game(stdout, cg);
+}
+
+void cli_fjson_game(FILE *f, const cli_game *cg)
+{
     /* From --position the seeds per pit at the start are unknown. */
-    printf("\"game\":\"%s\",\"pits\":%d,\"seeds\":", sow_game_name(cg->cfg.game),
+    fprintf(f, "\"game\":\"%s\",\"pits\":%d,\"seeds\":", sow_game_name(cg->cfg.game),
            cg->cfg.pits);
-    printf(cg->position ? "null" : "%d", cg->cfg.seeds);
-    printf(",\"variant\":[");
+    fprintf(f, cg->position ? "null" : "%d", cg->cfg.seeds);
+    fprintf(f, ",\"variant\":[");
     int first = 1;
     for (int i = 0; i < SOW_VAR_COUNT; i++)
         if (cg->cfg.variant & (1u << i)) {
-            printf("%s\"%s\"", first ? "" : ",", sow_variant_name(1u << i));
+            fprintf(f, "%s\"%s\"", first ? "" : ",", sow_variant_name(1u << i));
             first = 0;
         }
-    printf("]");
+    fprintf(f, "]");
 }
 
 const char *cli_outcome_name(sow_outcome o)
@@ -284,26 +344,31 @@ const char *cli_outcome_name(sow_outcome o)
 
 void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
 {
+    cli_fjson_moves(stdout, cg, s, exact);
+}
+
+void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact)
+{
     char mt[8];
-    printf(",\"best\":");
+    fprintf(f, ",\"best\":");
     if (s->best >= 0) {
         sow_move_format(s->moves[s->best], mt, sizeof mt);
-        printf("\"%s\"", mt);
+        fprintf(f, "\"%s\"", mt);
     } else {
-        printf("null");
+        fprintf(f, "null");
     }
-    printf(",\"moves\":[");
+    fprintf(f, ",\"moves\":[");
     for (int k = 0; k < s->nmoves; k++) {
         sow_move_format(s->moves[k], mt, sizeof mt);
         int sc = s->move_scores[k];
         if (!exact || exact[k])
-            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
+            fprintf(f, "%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
                    sow_score_margin(&cg->g, sc), cli_outcome_name(sow_outcome_of(sc)));
         else /* value only: the search proved just that no move beats the value */
-            printf("%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
+            fprintf(f, "%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
                    k ? "," : "", mt, sow_score_margin(&cg->g, sc));
     }
-    printf("]");
+    fprintf(f, "]");
 }
 
 void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
