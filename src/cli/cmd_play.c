@@ -133,6 +133,16 @@ void cli_play_json(FILE *f, const cli_game *cg)
         tn ? fprintf(f, "%d", tn) : fprintf(f, "null");
         fprintf(f, "}");
     }
+    /* The legal moves: what a front end (sow serve's page) offers. */
+    sow_move mv[SOW_MAX_MOVES];
+    int n = sow_moves(g, p, mv);
+    fprintf(f, ",\"legal\":[");
+    for (int k = 0; k < n; k++) {
+        char mt[8];
+        sow_move_format(mv[k], mt, sizeof mt);
+        fprintf(f, "%s\"%s\"", k ? "," : "", mt);
+    }
+    fprintf(f, "],\"pie_opening\":%s", cg->pie_opening ? "true" : "false");
     char text[SOW_POS_TEXT_MAX];
     sow_pos_format(g, p, text, sizeof text);
     fprintf(f, ",\"position\":\"%s\"}\n", text);
