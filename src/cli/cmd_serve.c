@@ -432,16 +432,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     server *sv = cls;
     (void)version;
     (void)upload_data;
-    /* The first call only announces the request (headers read). */
+    /* Another method is refused at once, on the call that announces it,
+     * before any body is read: the answer does not depend on it. */
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served");
+    /* A GET's first call only announces it (headers read). */
     static int first;
     if (*con_cls != &first) {
         *con_cls = &first;
         return MHD_YES;
     }
-    if (*upload_data_size) /* a body: refused below, ignore its bytes */
-        *upload_data_size = 0;
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served");
+    *upload_data_size = 0; /* a GET body means nothing: drop it */
     if (strcmp(url, "/api/play") == 0)
         return api_play(c);
     if (strcmp(url, "/api/solve") == 0)
@@ -523,7 +524,10 @@ int cmd_serve(int argc, char **argv)
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)p, NULL, NULL, on_request, &sv, MHD_OPTION_SOCK_ADDR, &ss,
         MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_CONNECTION_LIMIT, 1000u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+        /* Room for a URL with the longest record (CLI_MAX_HISTORY moves,
+         * commas escaped): such a request gets its 400 like any other. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)256 << 10, MHD_OPTION_END);
     if (!d)
         cli_fail("serve: cannot listen on %s port %d: %s", addr, p,
                  errno ? strerror(errno) : "libmicrohttpd refused");
