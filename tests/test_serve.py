@@ -234,9 +234,19 @@ def burst_test(sv):
     return out, wall
 
 
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+    return platform.machine()
+
+
 def write_bench(path, out, wall, args):
     import datetime
-    import platform
     rows = []
     for p in ("/api/play", "/api/solve", "/api/analyse", "all"):
         sel = [o for o in out if p == "all" or o[0] == p]
@@ -253,8 +263,8 @@ def write_bench(path, out, wall, args):
     text = """# `sow serve` under a burst of 200 concurrent requests
 
 200 requests sent at once (python3 threads and urllib, one connection
-each, released together by a barrier) to one `sow serve %s`: half
-`/api/play`, 30%% `/api/solve` and 10%% `/api/analyse` of positions along a
+each, released together by a barrier) to one
+`sow serve %s`: half `/api/play`, 30%% `/api/solve` and 10%% `/api/analyse` of positions along a
 Chungkala 4x3 game, 10%% bad requests (400 expected). Latency is from the
 client's request to the whole answer, in ms.
 
@@ -268,8 +278,8 @@ the documented answer of a full server.
 
 Command: `scripts/bench-serve`; %s; machine: %s, %d cores; commit %s.
 """ % (" ".join(args), "\n".join(rows), wall, lost,
-       datetime.datetime.now(datetime.timezone.utc).strftime("%%Y-%%m-%%d %%H:%%M UTC"),
-       platform.machine(), os.cpu_count(), commit)
+       datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+       cpu_model(), os.cpu_count(), commit)
     with open(path + ".tmp", "w") as f:
         f.write(text)
     os.replace(path + ".tmp", path)
