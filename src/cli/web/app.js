@@ -37,7 +37,7 @@ const TEXT = {
     over_draw: (a, b) => `A draw, ${a} to ${b}.`,
     hint_is: (b) => `Hint: values shown on the pits; best move ${b}.`,
     analysing: (i, n) => `Analysing the game for the replay: ${i}/${n}…`,
-    mistake: "mistake (changes the result)", inaccuracy: "inaccuracy (loses seeds)", good: "best",
+    estimated: "(estimate)", mistake: "mistake (changes the result)", inaccuracy: "inaccuracy (loses seeds)", good: "best",
     unknown: "not solved in time", error: (e) => `Error: ${e}`,
     swap_offer: "Pie rule: North may swap sides instead of moving.",
     swapped: "Sides swapped: the player who was North now plays South.",
@@ -67,7 +67,7 @@ const TEXT = {
     over_draw: (a, b) => `Match nul, ${a} à ${b}.`,
     hint_is: (b) => `Conseil : les valeurs sont sur les trous ; meilleur coup ${b}.`,
     analysing: (i, n) => `Analyse de la partie : ${i}/${n}…`,
-    mistake: "erreur (change le résultat)", inaccuracy: "imprécision (perd des graines)", good: "meilleur",
+    estimated: "(estimation)", mistake: "erreur (change le résultat)", inaccuracy: "imprécision (perd des graines)", good: "meilleur",
     unknown: "non résolu à temps", error: (e) => `Erreur : ${e}`,
     swap_offer: "Règle du gâteau : Nord peut échanger les camps au lieu de jouer.",
     swapped: "Camps échangés : le joueur qui était Nord joue maintenant Sud.",
@@ -401,7 +401,10 @@ async function showReplay() {
     }
     tr.className = cls;
     tr.dataset.ply = i;
-    const fmt = (m) => (m && m.value !== null ? (m.value > 0 ? "+" : "") + m.value : "?");
+    // Estimates (boards too big to solve) are marked, never passed off as exact.
+    const approx = an.exact ? "" : "≈";
+    if (!an.exact && cls) verdict += " " + T("estimated");
+    const fmt = (m) => (m && m.value !== null ? approx + (m.value > 0 ? "+" : "") + m.value : "?");
     for (const [text, c] of [[i + 1, ""], [sideName(S.positions[i].to_move), ""], [mv, ""],
       [fmt(played), ""], [`${an.best} (${fmt(best)})`, ""], [verdict, "verdict"]]) {
       const td = document.createElement("td");
