@@ -137,6 +137,12 @@ expect_json "play json start" \
 expect_json "play json moves" \
     "d['south'] == [0,5,1,6,6,5] and d['north'] == [4]*6 and d['south_store'] == 1 and d['to_move'] == 'north' and d['over'] is False" \
     "$SOW" play kalah --moves 3,1 --json
+expect_json "play json legal" \
+    "d['legal'] == ['1','2','3','4','5','6'] and d['pie_opening'] is False and d['to_move'] == 'north'" \
+    "$SOW" play kalah --moves 3,1 --json
+expect_json "play json legal pie" \
+    "d['legal'] == ['1','2','4','5','6'] and d['pie_opening'] is True" \
+    "$SOW" play kalah --variant pie --moves 3 --json
 # rows in each owner's pit order
 expect_json "play json rows" \
     "d['south'] == [1,2,3] and d['north'] == [4,5,6] and d['south_store'] == 7 and d['north_store'] == 8 and d['to_move'] == 'north' and d['position'] == '1,2,3/7/4,5,6/8/n'" \

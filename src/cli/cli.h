@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdnoreturn.h>
 
 #include "sow/game.h"
@@ -100,10 +101,18 @@ typedef struct cli_game {
  * afterwards; cg->pos is the position after it. `allow_position`/`allow_moves` say
  * whether the command accepts those options. */
 void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position);
+/* The same without exiting (sow serve): false with the one-line error in
+ * err[0..errsize). cg->name and the option strings must be set as for
+ * cli_game_setup. */
+bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, char *err,
+                        size_t errsize);
 
 /* JSON fragments: the game description keys (game, pits, seeds, variant). */
 void cli_json_game(const cli_game *cg);
 const char *cli_outcome_name(sow_outcome o);
+/* The same JSON fragments written to f (the server writes into memory). */
+void cli_fjson_game(FILE *f, const cli_game *cg);
+void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact);
 
 /* The "best" and "moves" JSON keys of a solution, each preceded by a comma.
  * exact[k] false: move k's score is only an upper bound (printed as
@@ -115,10 +124,23 @@ void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact
 
 double cli_now(void);
 
+/* `sow solve`'s answer (cmd_solve.c), shared with `sow serve`: JSON when
+ * cg->json (to f), else text (to stdout only). The interrupted form
+ * returns 130; reason: why it stopped ("time limit"), NULL for Ctrl-C. */
+struct sow_plan;
+struct sow_plan_result;
+void cli_solve_print(FILE *f, const cli_game *cg, const struct sow_plan *plan,
+                     const struct sow_plan_result *res);
+int cli_solve_print_interrupted(FILE *f, const cli_game *cg, const struct sow_plan_result *res,
+                                const char *reason);
+/* `sow play --json` (cmd_play.c), to f. */
+void cli_play_json(FILE *f, const cli_game *cg);
+
 int cmd_play(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

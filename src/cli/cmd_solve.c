@@ -56,7 +56,8 @@ static const char usage[] =
     "\"S2\" is South's pit 2, \"N1\" North's pit 1), pie, interrupted, nodes,\n"
     "seconds, seconds_value, seconds_search, cpu_search, nps, threads, tt_mb,\n"
     "mtd_probes, oracle_probes, db {seeds, bytes, seconds, root} or null,\n"
-    "solver. Interrupted (exit 130): interrupted true, lower and upper (the\n"
+    "solver. Interrupted (exit 130): interrupted true, reason (\"stopped\"; from\n"
+    "sow serve: \"time limit\"), lower and upper (the\n"
     "value's proven bounds), best (the best move so far, or null).\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
@@ -155,17 +156,17 @@ static int seeds_on_board(const cli_game *cg)
 
 /* The board as it is: the starting board's size, or for --position what
  * lies on it (its seeds per pit at the start are unknown). */
-static void print_board(const cli_game *cg)
+static void print_board(FILE *f, const cli_game *cg)
 {
     if (cg->position) {
         int k = seeds_on_board(cg);
-        printf("%s, %d pits, %d seed%s on the board", sow_game_name(cg->cfg.game), cg->g.m, k,
+        fprintf(f, "%s, %d pits, %d seed%s on the board", sow_game_name(cg->cfg.game), cg->g.m, k,
                plural(k));
     } else {
-        printf("%s %dx%d", sow_game_name(cg->cfg.game), cg->cfg.pits, cg->cfg.seeds);
+        fprintf(f, "%s %dx%d", sow_game_name(cg->cfg.game), cg->cfg.pits, cg->cfg.seeds);
     }
     if (cg->pie_opening)
-        printf(" with the pie rule");
+        fprintf(f, " with the pie rule");
 }
 
 static const char *to_move(const cli_game *cg)
@@ -174,23 +175,23 @@ static const char *to_move(const cli_game *cg)
 }
 
 /* The JSON keys every solve prints first: the game and the board. */
-static void json_board(const cli_game *cg)
+static void json_board(FILE *f, const cli_game *cg)
 {
-    cli_json_game(cg);
-    printf(",\"seeds_on_board\":%d,\"stores\":{\"south\":%d,\"north\":%d}", seeds_on_board(cg),
+    cli_fjson_game(f, cg);
+    fprintf(f, ",\"seeds_on_board\":%d,\"stores\":{\"south\":%d,\"north\":%d}", seeds_on_board(cg),
            sow_pos_store(&cg->pos, SOW_SOUTH), sow_pos_store(&cg->pos, SOW_NORTH));
 }
 
 /* Writes each move of the principal variation with its side ("S2", "N1"):
  * extra turns make the side ambiguous otherwise. */
-static void print_pv(const cli_game *cg, const sow_search_result *r, bool json)
+static void print_pv(FILE *f, const cli_game *cg, const sow_search_result *r, bool json)
 {
     sow_pos p = cg->pos;
     for (int i = 0; i < r->pv_len; i++) {
         char mt[8];
         sow_move_format(r->pv[i], mt, sizeof mt);
         char side = sow_pos_to_move(&p) == SOW_SOUTH ? 'S' : 'N';
-        printf(json ? "%s\"%c%s\"" : "%s%c%s", i ? (json ? "," : " ") : "", side, mt);
+        fprintf(f, json ? "%s\"%c%s\"" : "%s%c%s", i ? (json ? "," : " ") : "", side, mt);
         sow_make(&cg->g, &p, r->pv[i]);
     }
 }
@@ -208,14 +209,14 @@ static int solve_reference(cli_game *cg, long mb)
         cli_fail("solve: %s", sow_err_name(e));
     if (cg->json) {
         printf("{");
-        json_board(cg);
+        json_board(stdout, cg);
         printf(",\"value\":%d,\"outcome\":\"%s\"", s.value, cli_outcome_name(s.outcome));
         cli_json_moves(cg, &s, NULL);
         printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"reference\"}\n",
                cg->pie_opening ? "true" : "false", (unsigned long long)s.nodes, secs);
         return 0;
     }
-    print_board(cg);
+    print_board(stdout, cg);
     printf(": value %+d for %s (to move): %s\n", s.value, to_move(cg),
            cli_outcome_name(s.outcome));
     cli_text_moves(cg, &s, NULL);
@@ -225,7 +226,8 @@ static int solve_reference(cli_game *cg, long mb)
 
 /* Ctrl-C: what is proven so far. Exit status 130, as a shell reports an
  * interrupted program. */
-static int print_interrupted(const cli_game *cg, const sow_plan_result *res)
+int cli_solve_print_interrupted(FILE *f, const cli_game *cg, const sow_plan_result *res,
+                                const char *reason)
 {
     const sow_search_result *r = &res->search;
     const sow_game *g = &cg->g;
@@ -234,27 +236,30 @@ static int print_interrupted(const cli_game *cg, const sow_plan_result *res)
     if (r->sol.best >= 0)
         sow_move_format(r->sol.moves[r->sol.best], best, sizeof best);
     if (cg->json) {
-        printf("{");
-        json_board(cg);
-        printf(",\"interrupted\":true,\"lower\":%d,\"upper\":%d,\"best\":", lo, hi);
-        printf(best[0] ? "\"%s\"" : "null", best);
-        printf(",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"search\"}\n",
+        fprintf(f, "{");
+        json_board(f, cg);
+        fprintf(f, ",\"interrupted\":true,\"reason\":\"%s\",\"lower\":%d,\"upper\":%d,\"best\":",
+                reason ? reason : "stopped", lo, hi);
+        fprintf(f, best[0] ? "\"%s\"" : "null", best);
+        fprintf(f, ",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"search\"}\n",
                cg->pie_opening ? "true" : "false", (unsigned long long)r->sol.nodes,
                res->seconds);
     } else {
-        print_board(cg);
-        printf(": interrupted after %.1f s: value in [%+d, %+d] for %s (to move)\n",
-               res->seconds, lo, hi, to_move(cg));
+        print_board(f, cg);
+        fprintf(f, ": interrupted%s%s%s after %.1f s: value in [%+d, %+d] for %s (to move)\n",
+               reason ? " (" : "", reason ? reason : "", reason ? ")" : "", res->seconds, lo,
+               hi, to_move(cg));
         if (best[0])
-            printf("best move so far: %s\n", best);
+            fprintf(f, "best move so far: %s\n", best);
         else
-            printf("no best move found yet\n");
+            fprintf(f, "no best move found yet\n");
     }
-    fflush(stdout);
+    fflush(f);
     return 130;
 }
 
-static void print_result(const cli_game *cg, const sow_plan *plan, const sow_plan_result *res)
+void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
+                     const sow_plan_result *res)
 {
     const sow_search_result *r = &res->search;
     const sow_solution *sol = &r->sol;
@@ -263,13 +268,13 @@ static void print_result(const cli_game *cg, const sow_plan *plan, const sow_pla
     int T = plan->limits.threads;
     const char *solver = plan->root_in_db && !res->trial_solved ? "database" : "search";
     if (cg->json) {
-        printf("{");
-        json_board(cg);
-        printf(",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
-        cli_json_moves(cg, sol, r->move_exact);
-        printf(",\"pv\":[");
-        print_pv(cg, r, true);
-        printf("],\"pie\":%s,\"interrupted\":false,\"nodes\":%llu,\"seconds\":%.6f,"
+        fprintf(f, "{");
+        json_board(f, cg);
+        fprintf(f, ",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
+        cli_fjson_moves(f, cg, sol, r->move_exact);
+        fprintf(f, ",\"pv\":[");
+        print_pv(f, cg, r, true);
+        fprintf(f, "],\"pie\":%s,\"interrupted\":false,\"nodes\":%llu,\"seconds\":%.6f,"
                "\"seconds_value\":%.6f,\"seconds_search\":%.6f,\"cpu_search\":%.6f,"
                "\"nps\":%.0f,\"threads\":%d,\"tt_mb\":%zu,\"mtd_probes\":%d,"
                "\"oracle_probes\":%llu,\"db\":",
@@ -277,29 +282,29 @@ static void print_result(const cli_game *cg, const sow_plan *plan, const sow_pla
                r->seconds_value, r->seconds, res->cpu_seconds, nps, T, plan->tt_mb,
                r->mtd_probes, (unsigned long long)r->oracle_probes);
         if (res->db_seeds)
-            printf("{\"seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,\"root\":%s}", res->db_seeds,
+            fprintf(f, "{\"seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,\"root\":%s}", res->db_seeds,
                    (unsigned long long)res->db_bytes, res->db_seconds,
                    plan->root_in_db ? "true" : "false");
         else
-            printf("null");
-        printf(",\"solver\":\"%s\"}\n", solver);
+            fprintf(f, "null");
+        fprintf(f, ",\"solver\":\"%s\"}\n", solver);
         return;
     }
-    print_board(cg);
-    printf(": value %+d for %s (to move): %s\n", sol->value, to_move(cg),
+    print_board(f, cg);
+    fprintf(f, ": value %+d for %s (to move): %s\n", sol->value, to_move(cg),
            cli_outcome_name(sol->outcome));
     cli_text_moves(cg, sol, r->move_exact);
     if (sol->nmoves) {
-        printf("pv: ");
-        print_pv(cg, r, false);
-        printf("\n");
+        fprintf(f, "pv: ");
+        print_pv(f, cg, r, false);
+        fprintf(f, "\n");
     }
-    printf("nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s; searches %.3f "
+    fprintf(f, "nodes %llu, %.3f s in all (last search %.3f s, its value in %.3f s; searches %.3f "
            "CPU s), %.2f M nodes/s, %d thread%s, table %zu MB\n",
            (unsigned long long)sol->nodes, res->seconds, r->seconds, r->seconds_value,
            res->cpu_seconds, nps / 1e6, T, plural(T), plan->tt_mb);
     if (res->db_seeds)
-        printf("database: up to %d seed%s, %.0f MB, ready in %.3f s%s\n", res->db_seeds,
+        fprintf(f, "database: up to %d seed%s, %.0f MB, ready in %.3f s%s\n", res->db_seeds,
                plural(res->db_seeds), (double)res->db_bytes / 1048576.0, res->db_seconds,
                plan->root_in_db ? "; it holds the position itself" : "");
 }
@@ -379,9 +384,9 @@ int cmd_solve(int argc, char **argv)
     if (!quiet && ps.tty && ps.lines)
         fputs("\r\033[K", stderr);
     if (e == SOW_E_INTERRUPTED && stop_flag)
-        return print_interrupted(&cg, &res);
+        return cli_solve_print_interrupted(stdout, &cg, &res, NULL);
     if (e)
         cli_fail("solve: %s", res.error);
-    print_result(&cg, &plan, &res);
+    cli_solve_print(stdout, &cg, &plan, &res);
     return 0;
 }

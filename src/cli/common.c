@@ -162,7 +162,7 @@ int cli_default_threads(void)
 
 static const char *variant_list(sow_game_id game)
 {
-    static char buf[128];
+    static _Thread_local char buf[128]; /* sow serve sets games up on many threads */
     buf[0] = '\0';
     unsigned vs = sow_variants_of(game);
     for (int i = 0; i < SOW_VAR_COUNT; i++)
@@ -177,55 +177,98 @@ static const char *variant_list(sow_game_id game)
 /* The text of a --record file. A record of CLI_MAX_HISTORY moves with
  * numbers, marks and a comment per move stays far below the limit; a larger
  * file is not a record, and reading it whole would only cost memory. The
- * text is kept for the process's life (static: no leak report at exit). */
+ * text is kept for the process's life (static: no leak report at exit).
+ * NULL with the reason in err on failure. */
 #define CLI_RECORD_FILE_MAX (1u << 20)
 
-static const char *read_record(const char *path)
+static const char *read_record(const char *path, char *err, size_t errsize)
 {
     static char *text;
     FILE *f = fopen(path, "rb");
-    if (!f)
-        cli_fail("--record %s: %s", path, strerror(errno));
+    if (!f) {
+        snprintf(err, errsize, "--record %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    free(text);
     text = malloc(CLI_RECORD_FILE_MAX + 1);
-    if (!text)
-        cli_fail("--record %s: out of memory", path);
+    if (!text) {
+        fclose(f);
+        snprintf(err, errsize, "--record %s: out of memory", path);
+        return NULL;
+    }
     size_t len = fread(text, 1, CLI_RECORD_FILE_MAX + 1, f);
     bool bad = ferror(f);
-    int err = errno;
+    int e = errno;
     fclose(f);
     if (bad)
-        cli_fail("--record %s: %s", path, strerror(err));
-    if (len > CLI_RECORD_FILE_MAX)
-        cli_fail("--record %s: larger than %u bytes, not a game record", path,
+        snprintf(err, errsize, "--record %s: %s", path, strerror(e));
+    else if (len > CLI_RECORD_FILE_MAX)
+        snprintf(err, errsize, "--record %s: larger than %u bytes, not a game record", path,
                  CLI_RECORD_FILE_MAX);
-    if (memchr(text, '\0', len))
-        cli_fail("--record %s: contains a NUL byte, not a text record", path);
-    text[len] = '\0';
-    return text;
+    else if (memchr(text, '\0', len))
+        snprintf(err, errsize, "--record %s: contains a NUL byte, not a text record", path);
+    else {
+        text[len] = '\0';
+        return text;
+    }
+    return NULL;
 }
 
-void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
+/* The integer rule of cli_int, failing into `err` instead of exiting. */
+static bool try_int(const char *what, const char *text, long lo, long hi, long *out, char *err,
+                    size_t errsize)
 {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    const char *digits = text + (text[0] == '-');
+    if (!isdigit((unsigned char)*digits) || *end != '\0' || errno) {
+        snprintf(err, errsize, "%s: expected an integer, got '%s'", what, text);
+        return false;
+    }
+    if (v < lo || v > hi) {
+        snprintf(err, errsize, "%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* One error, formatted into err: the setup's way to fail. */
+#define SETUP_FAIL(...)                            \
+    do {                                           \
+        snprintf(err, errsize, __VA_ARGS__);       \
+        return false;                              \
+    } while (0)
+
+bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, char *err,
+                        size_t errsize)
+{
+    long v_;
     sow_game_id id;
     if (!cg->name)
-        cli_fail("missing GAME (kalah, chungkala, congkak or toguz)");
+        SETUP_FAIL("missing GAME (kalah, chungkala, congkak or toguz)");
     if (sow_game_parse(cg->name, &id) != SOW_OK)
-        cli_fail("unknown game '%s' (kalah, chungkala, congkak or toguz)", cg->name);
+        SETUP_FAIL("unknown game '%s' (kalah, chungkala, congkak or toguz)", cg->name);
     sow_config_default(id, &cg->cfg);
     if (cg->moves && !allow_moves)
-        cli_fail("--moves is not accepted here");
+        SETUP_FAIL("--moves is not accepted here");
     if (cg->record_file && !allow_moves)
-        cli_fail("--record is not accepted here");
+        SETUP_FAIL("--record is not accepted here");
     if (cg->record_file && (cg->moves || cg->position))
-        cli_fail("give one of --record, --moves and --position");
+        SETUP_FAIL("give one of --record, --moves and --position");
     if (cg->position && !allow_position)
-        cli_fail("--position is not accepted here");
+        SETUP_FAIL("--position is not accepted here");
     if (cg->moves && cg->position)
-        cli_fail("give --moves or --position, not both");
+        SETUP_FAIL("give --moves or --position, not both");
 
     int lo = sow_pits_min(id);
     if (cg->pits)
-        cg->cfg.pits = (int)cli_int("--pits", cg->pits, lo, SOW_MAX_PITS);
+    {
+        if (!try_int("--pits", cg->pits, lo, SOW_MAX_PITS, &v_, err, errsize))
+            return false;
+        cg->cfg.pits = (int)v_;
+    }
     else if (cg->position) {
         int m = sow_pos_text_pits(cg->position); /* infer m from the position */
         if (m >= lo && m <= SOW_MAX_PITS)
@@ -233,20 +276,24 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     }
     int smax = sow_seeds_max(cg->cfg.pits);
     if (cg->seeds)
-        cg->cfg.seeds = (int)cli_int("--seeds", cg->seeds, 1, smax);
+    {
+        if (!try_int("--seeds", cg->seeds, 1, smax, &v_, err, errsize))
+            return false;
+        cg->cfg.seeds = (int)v_;
+    }
     else if (cg->cfg.seeds > smax)
-        cli_fail("the default %d seeds per pit exceed %d seeds on %d pits; give --seeds",
+        SETUP_FAIL("the default %d seeds per pit exceed %d seeds on %d pits; give --seeds",
                  cg->cfg.seeds, SOW_MAX_TOTAL, cg->cfg.pits);
     if (cg->variant) {
         unsigned v;
         if (sow_variant_parse(id, cg->variant, &v) != SOW_OK)
-            cli_fail("--variant: '%s' is not a list of variants of %s (%s)", cg->variant,
+            SETUP_FAIL("--variant: '%s' is not a list of variants of %s (%s)", cg->variant,
                      sow_game_name(id), variant_list(id));
         cg->cfg.variant = v;
     }
     sow_err e = sow_game_init(&cg->g, &cg->cfg);
     if (e)
-        cli_fail("%s", sow_err_name(e)); /* unreachable: every field was checked above */
+        SETUP_FAIL("%s", sow_err_name(e)); /* unreachable: every field was checked above */
 
     sow_game_start(&cg->g, &cg->pos);
     cg->nhist = 0;
@@ -254,10 +301,10 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     if (cg->position) {
         char why[128];
         if (sow_pos_parse(&cg->g, cg->position, &cg->pos, why, sizeof why) != SOW_OK)
-            cli_fail("--position '%s': %s", cg->position, why);
+            SETUP_FAIL("--position '%s': %s", cg->position, why);
     }
-    if (cg->record_file)
-        cg->moves = read_record(cg->record_file);
+    if (cg->record_file && !(cg->moves = read_record(cg->record_file, err, errsize)))
+        return false;
     if (cg->moves) {
         int n;
         char why[256];
@@ -265,8 +312,8 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
                              sizeof why);
         if (e) {
             if (cg->record_file)
-                cli_fail("--record %s: %s", cg->record_file, why);
-            cli_fail("--moves: %s", why);
+                SETUP_FAIL("--record %s: %s", cg->record_file, why);
+            SETUP_FAIL("--moves: %s", why);
         }
         for (int k = 0; k < n; k++) {
             sow_make(&cg->g, &cg->pos, cg->hist[k]); /* legal: the parser replayed it */
@@ -277,22 +324,45 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     }
     if (sow_over(&cg->g, &cg->pos))
         cg->pie_opening = false;
+    return true;
+}
+
+#undef SETUP_FAIL
+
+void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
+{
+    /* Room for any message: each echoes at most one option's text whole. */
+    size_t size = 512;
+    const char *texts[] = {cg->name, cg->pits, cg->seeds, cg->variant, cg->moves, cg->position};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        size += texts[i] ? strlen(texts[i]) : 0;
+    char *err = malloc(size);
+    if (!err)
+        cli_fail("out of memory");
+    if (!cli_game_try_setup(cg, allow_moves, allow_position, err, size))
+        cli_fail("%s", err);
+    free(err);
 }
 
 void cli_json_game(const cli_game *cg)
 {
+    cli_fjson_game(stdout, cg);
+}
+
+void cli_fjson_game(FILE *f, const cli_game *cg)
+{
     /* From --position the seeds per pit at the start are unknown. */
-    printf("\"game\":\"%s\",\"pits\":%d,\"seeds\":", sow_game_name(cg->cfg.game),
+    fprintf(f, "\"game\":\"%s\",\"pits\":%d,\"seeds\":", sow_game_name(cg->cfg.game),
            cg->cfg.pits);
-    printf(cg->position ? "null" : "%d", cg->cfg.seeds);
-    printf(",\"variant\":[");
+    fprintf(f, cg->position ? "null" : "%d", cg->cfg.seeds);
+    fprintf(f, ",\"variant\":[");
     int first = 1;
     for (int i = 0; i < SOW_VAR_COUNT; i++)
         if (cg->cfg.variant & (1u << i)) {
-            printf("%s\"%s\"", first ? "" : ",", sow_variant_name(1u << i));
+            fprintf(f, "%s\"%s\"", first ? "" : ",", sow_variant_name(1u << i));
             first = 0;
         }
-    printf("]");
+    fprintf(f, "]");
 }
 
 const char *cli_outcome_name(sow_outcome o)
@@ -302,26 +372,31 @@ const char *cli_outcome_name(sow_outcome o)
 
 void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
 {
+    cli_fjson_moves(stdout, cg, s, exact);
+}
+
+void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact)
+{
     char mt[8];
-    printf(",\"best\":");
+    fprintf(f, ",\"best\":");
     if (s->best >= 0) {
         sow_move_format(s->moves[s->best], mt, sizeof mt);
-        printf("\"%s\"", mt);
+        fprintf(f, "\"%s\"", mt);
     } else {
-        printf("null");
+        fprintf(f, "null");
     }
-    printf(",\"moves\":[");
+    fprintf(f, ",\"moves\":[");
     for (int k = 0; k < s->nmoves; k++) {
         sow_move_format(s->moves[k], mt, sizeof mt);
         int sc = s->move_scores[k];
         if (!exact || exact[k])
-            printf("%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
+            fprintf(f, "%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
                    sow_score_margin(&cg->g, sc), cli_outcome_name(sow_outcome_of(sc)));
         else /* value only: the search proved just that no move beats the value */
-            printf("%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
+            fprintf(f, "%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
                    k ? "," : "", mt, sow_score_margin(&cg->g, sc));
     }
-    printf("]");
+    fprintf(f, "]");
 }
 
 void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact)

@@ -12,11 +12,12 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"play", cmd_play, "replay a game record and show the position"},
+    {"play", cmd_play, "replay a game record, or play a game (--interactive)"},
     {"perft", cmd_perft, "count move sequences (move generator check)"},
     {"solve", cmd_solve, "solve a position exactly"},
     {"db", cmd_db, "build, check and query endgame databases"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},
+    {"serve", cmd_serve, "the web page and JSON API: play against perfect play in a browser"},
 };
 
 static void usage(FILE *f)

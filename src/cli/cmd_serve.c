@@ -1,0 +1,547 @@
+/* cmd_serve.c - `sow serve`: the page and a JSON API over HTTP, on
+ * libmicrohttpd (Debian's libmicrohttpd-dev).
+ *
+ * One thread per connection (libmicrohttpd's own), so a long solve only
+ * holds its own connection. Solves and analyses take a slot of a counting
+ * semaphore first: at most --max-solves run at once, each on one thread
+ * and within its memory share, so a burst of requests queues (up to
+ * --queue seconds) and is then refused with 503 instead of exhausting the
+ * machine. Every solve is cut at a time limit and says so. The answers
+ * are the CLI's own JSON (cli_solve_print, cli_play_json). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "sow/plan.h"
+#include "web_assets.h"
+
+static const char usage[] =
+    "usage: sow serve [--port P] [--bind ADDR] [--db DIR] [--max-solves N]\n"
+    "                 [--time S] [--queue S] [--memory SIZE]\n"
+    "\n"
+    "Serves the page (play against perfect play in a browser) and a JSON API:\n"
+    "  GET /api/play     the position after moves: sow play --json\n"
+    "  GET /api/solve    the exact value: sow solve --json (cut at the time\n"
+    "                    limit: interrupted true, reason \"time limit\")\n"
+    "  GET /api/analyse  every move's value within the time limit: exact where\n"
+    "                    solved, else the best move so far or an estimate\n"
+    "Parameters: game, pits, seeds, variant, moves, position (as the options\n"
+    "of sow solve), time (seconds, at most --time). Bad requests get 400 and\n"
+    "{\"error\": ...}; 503 when every solve slot stays busy for --queue seconds.\n"
+    "\n"
+    "  --port P          TCP port (default 8080; 0: any free port)\n"
+    "  --bind ADDR       address to listen on (default 127.0.0.1: this machine\n"
+    "                    only; 0.0.0.0 opens it to the network)\n"
+    "  --db DIR          endgame database folder shared by the solves\n"
+    "  --max-solves N    solves at once, 1..64 (default: the cores available)\n"
+    "  --time S          the longest a solve may run, seconds (default 10)\n"
+    "  --queue S         how long a request waits for a slot (default 10)\n"
+    "  --memory SIZE     memory per solve (default 512M)\n"
+    "\n"
+    "The address is printed on the first line of stdout; Ctrl-C stops.\n"
+    "example: sow serve --port 8080   (then open http://127.0.0.1:8080)\n";
+
+typedef struct server {
+    sem_t slots;
+    int max_solves;
+    double max_time, queue;
+    uint64_t memory;
+    const char *db_dir;
+} server;
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+/* A JSON string, escaped: error messages echo the request. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const char *type,
+                                char *buf, size_t len)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, buf, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(buf);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
+        MHD_add_response_header(r, "Retry-After", "2");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* An answer under construction: an in-memory FILE. */
+typedef struct answer {
+    FILE *f;
+    char *buf;
+    size_t len;
+} answer;
+
+static bool answer_open(answer *a)
+{
+    a->buf = NULL;
+    a->len = 0;
+    a->f = open_memstream(&a->buf, &a->len);
+    return a->f != NULL;
+}
+
+static enum MHD_Result answer_send(struct MHD_Connection *c, answer *a, unsigned status)
+{
+    if (fclose(a->f) != 0) {
+        free(a->buf);
+        return MHD_NO;
+    }
+    return send_buf(c, status, "application/json", a->buf, a->len);
+}
+
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *msg)
+{
+    answer a;
+    if (!answer_open(&a))
+        return MHD_NO;
+    fprintf(a.f, "{\"error\":");
+    json_string(a.f, msg);
+    fprintf(a.f, ",\"status\":%u}\n", status);
+    return answer_send(c, &a, status);
+}
+
+/* The parameters a request may carry. */
+static const char *const known_params[] = {"game", "pits", "seeds", "variant", "moves",
+                                           "position", "time", NULL};
+
+typedef struct param_check {
+    char bad[128];
+} param_check;
+
+static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    (void)kind;
+    (void)value;
+    param_check *pc = cls;
+    for (int i = 0; known_params[i]; i++)
+        if (strcmp(key, known_params[i]) == 0)
+            return MHD_YES;
+    if (!pc->bad[0])
+        snprintf(pc->bad, sizeof pc->bad, "%s", key);
+    return MHD_YES;
+}
+
+static const char *arg(struct MHD_Connection *c, const char *name)
+{
+    return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/* Reads the game parameters into cg (heap: a cli_game holds a long
+ * history). Returns NULL after sending a 400. */
+static cli_game *read_game(struct MHD_Connection *c, enum MHD_Result *ret)
+{
+    param_check pc = {{0}};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, &pc);
+    char err[1024];
+    if (pc.bad[0]) {
+        snprintf(err, sizeof err, "unknown parameter '%s' (game, pits, seeds, variant, moves, "
+                 "position, time)", pc.bad);
+        *ret = send_error(c, MHD_HTTP_BAD_REQUEST, err);
+        return NULL;
+    }
+    cli_game *cg = calloc(1, sizeof *cg);
+    if (!cg) {
+        *ret = send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+        return NULL;
+    }
+    cg->name = arg(c, "game");
+    cg->pits = arg(c, "pits");
+    cg->seeds = arg(c, "seeds");
+    cg->variant = arg(c, "variant");
+    cg->moves = arg(c, "moves");
+    cg->position = arg(c, "position");
+    cg->json = true;
+    if (!cli_game_try_setup(cg, true, true, err, sizeof err)) {
+        free(cg);
+        *ret = send_error(c, MHD_HTTP_BAD_REQUEST, err);
+        return NULL;
+    }
+    return cg;
+}
+
+/* The time limit of a request: ?time=S, at most the server's. */
+static bool read_time(struct MHD_Connection *c, const server *sv, double *out,
+                      enum MHD_Result *ret)
+{
+    const char *t = arg(c, "time");
+    *out = sv->max_time;
+    if (!t)
+        return true;
+    char *end;
+    errno = 0;
+    double v = strtod(t, &end);
+    if (end == t || *end || errno || !(v >= 0.05 && v <= 3600)) {
+        char err[160];
+        snprintf(err, sizeof err, "time: expected seconds in 0.05..3600, got '%.40s'", t);
+        *ret = send_error(c, MHD_HTTP_BAD_REQUEST, err);
+        return false;
+    }
+    if (v < *out)
+        *out = v;
+    return true;
+}
+
+/* Waits for a solve slot, at most sv->queue seconds. */
+static bool take_slot(server *sv)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double end = (double)ts.tv_sec + ts.tv_nsec / 1e9 + sv->queue;
+    ts.tv_sec = (time_t)end;
+    ts.tv_nsec = (long)((end - (double)ts.tv_sec) * 1e9);
+    while (sem_timedwait(&sv->slots, &ts) != 0)
+        if (errno != EINTR)
+            return false;
+    return true;
+}
+
+static enum MHD_Result busy(struct MHD_Connection *c, const server *sv)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "busy: %d solves are running and none ended within %.0f s; "
+             "try again", sv->max_solves, sv->queue);
+    return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, msg);
+}
+
+static enum MHD_Result api_play(struct MHD_Connection *c)
+{
+    enum MHD_Result ret;
+    cli_game *cg = read_game(c, &ret);
+    if (!cg)
+        return ret;
+    answer a;
+    if (!answer_open(&a)) {
+        free(cg);
+        return MHD_NO;
+    }
+    cli_play_json(a.f, cg);
+    free(cg);
+    return answer_send(c, &a, MHD_HTTP_OK);
+}
+
+static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
+{
+    enum MHD_Result ret;
+    double limit;
+    if (!read_time(c, sv, &limit, &ret))
+        return ret;
+    cli_game *cg = read_game(c, &ret);
+    if (!cg)
+        return ret;
+    sow_limits lim = {
+        .memory = sv->memory,
+        .threads = 1,
+        .db_dir = cg->g.cycles ? NULL : sv->db_dir,
+        .pie_opening = cg->pie_opening,
+        .time_limit = limit,
+        .stop = &stop_flag,
+    };
+    sow_plan plan;
+    if (sow_plan_make(&cg->g, &cg->pos, &lim, &plan) != SOW_OK) {
+        char err[SOW_PLAN_WHY + 64];
+        snprintf(err, sizeof err, "solve: %s (try /api/analyse)", plan.error);
+        free(cg);
+        return send_error(c, MHD_HTTP_BAD_REQUEST, err);
+    }
+    sow_plan_result *res = malloc(sizeof *res);
+    answer a;
+    if (!res || !answer_open(&a)) {
+        free(res);
+        free(cg);
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+    }
+    if (!take_slot(sv)) {
+        fclose(a.f);
+        free(a.buf);
+        free(res);
+        free(cg);
+        return busy(c, sv);
+    }
+    sow_err e = sow_plan_solve(&cg->g, &cg->pos, &plan, NULL, res);
+    sem_post(&sv->slots);
+    unsigned status = MHD_HTTP_OK;
+    if (e == SOW_E_INTERRUPTED) {
+        cli_solve_print_interrupted(a.f, cg, res, stop_flag ? "server stopping" : "time limit");
+    } else if (e) {
+        fclose(a.f);
+        free(a.buf);
+        char err[SOW_PLAN_WHY + 16];
+        snprintf(err, sizeof err, "solve: %s", res->error);
+        free(res);
+        free(cg);
+        return send_error(c, e == SOW_E_NOMEM ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                              : MHD_HTTP_INTERNAL_SERVER_ERROR, err);
+    } else {
+        cli_solve_print(a.f, cg, &plan, res);
+    }
+    free(res);
+    free(cg);
+    return answer_send(c, &a, status);
+}
+
+static const char *how_name(engine_how h)
+{
+    return h == ENGINE_EXACT ? "exact" : h == ENGINE_CUT ? "time limit" : "estimate";
+}
+
+/* The analysis as JSON: the game keys of solve, then what is known. */
+static void analyse_json(FILE *f, const cli_game *cg, const engine_eval *ev, double limit)
+{
+    const sow_game *g = &cg->g;
+    const sow_solution *s = &ev->sol;
+    fprintf(f, "{");
+    cli_fjson_game(f, cg);
+    fprintf(f, ",\"to_move\":\"%s\",\"exact\":%s,\"how\":\"%s\"",
+            sow_pos_to_move(&cg->pos) == SOW_SOUTH ? "south" : "north",
+            ev->how == ENGINE_EXACT ? "true" : "false", how_name(ev->how));
+    if (ev->how == ENGINE_EXACT)
+        fprintf(f, ",\"value\":%d,\"outcome\":\"%s\"", s->value, cli_outcome_name(s->outcome));
+    else
+        fprintf(f, ",\"value\":null,\"outcome\":null");
+    if (ev->how == ENGINE_CUT)
+        fprintf(f, ",\"lower\":%d,\"upper\":%d", sow_score_margin(g, ev->lower),
+                sow_score_margin(g, ev->upper));
+    char mt[8];
+    fprintf(f, ",\"best\":");
+    if (s->best >= 0) {
+        sow_move_format(s->moves[s->best], mt, sizeof mt);
+        fprintf(f, "\"%s\"", mt);
+    } else {
+        fprintf(f, "null");
+    }
+    fprintf(f, ",\"moves\":[");
+    for (int k = 0; k < s->nmoves; k++) {
+        sow_move_format(s->moves[k], mt, sizeof mt);
+        fprintf(f, "%s{\"move\":\"%s\"", k ? "," : "", mt);
+        if (ev->how == ENGINE_CUT) {
+            fprintf(f, ",\"value\":null,\"outcome\":null,\"exact\":false}");
+            continue;
+        }
+        int sc = s->move_scores[k];
+        fprintf(f, ",\"value\":%d,\"outcome\":\"%s\",\"exact\":%s}", sow_score_margin(g, sc),
+                cli_outcome_name(sow_outcome_of(sc)), ev->how == ENGINE_EXACT ? "true" : "false");
+    }
+    fprintf(f, "],\"depth\":%d,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth, limit,
+            ev->seconds);
+}
+
+static enum MHD_Result api_analyse(struct MHD_Connection *c, server *sv)
+{
+    enum MHD_Result ret;
+    double limit;
+    if (!read_time(c, sv, &limit, &ret))
+        return ret;
+    cli_game *cg = read_game(c, &ret);
+    if (!cg)
+        return ret;
+    engine_limits lim = {
+        .seconds = limit,
+        .threads = 1,
+        .memory = sv->memory,
+        .db_dir = cg->g.cycles ? NULL : sv->db_dir,
+        .stop = &stop_flag,
+    };
+    engine_eval *ev = malloc(sizeof *ev);
+    answer a;
+    if (!ev || !answer_open(&a)) {
+        free(ev);
+        free(cg);
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+    }
+    if (!take_slot(sv)) {
+        fclose(a.f);
+        free(a.buf);
+        free(ev);
+        free(cg);
+        return busy(c, sv);
+    }
+    sow_err e = engine_evaluate(&cg->g, &cg->pos, cg->pie_opening, true, &lim, ev);
+    sem_post(&sv->slots);
+    if (e) {
+        fclose(a.f);
+        free(a.buf);
+        char err[256];
+        snprintf(err, sizeof err, "analyse: %s", ev->why);
+        free(ev);
+        free(cg);
+        return send_error(c, e == SOW_E_NOMEM ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                              : MHD_HTTP_BAD_REQUEST, err);
+    }
+    analyse_json(a.f, cg, ev, limit);
+    free(ev);
+    free(cg);
+    return answer_send(c, &a, MHD_HTTP_OK);
+}
+
+static enum MHD_Result send_asset(struct MHD_Connection *c, const web_asset *w)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(w->size, (void *)w->data,
+                                                             MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", w->type);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    server *sv = cls;
+    (void)version;
+    (void)upload_data;
+    /* Another method is refused at once, on the call that announces it,
+     * before any body is read: the answer does not depend on it. */
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served");
+    /* A GET's first call only announces it (headers read). */
+    static int first;
+    if (*con_cls != &first) {
+        *con_cls = &first;
+        return MHD_YES;
+    }
+    *upload_data_size = 0; /* a GET body means nothing: drop it */
+    if (strcmp(url, "/api/play") == 0)
+        return api_play(c);
+    if (strcmp(url, "/api/solve") == 0)
+        return api_solve(c, sv);
+    if (strcmp(url, "/api/analyse") == 0)
+        return api_analyse(c, sv);
+    const char *path = strcmp(url, "/") == 0 ? "/index.html" : url;
+    for (const web_asset *w = web_assets; w->path; w++)
+        if (strcmp(w->path, path) == 0)
+            return send_asset(c, w);
+    return send_error(c, MHD_HTTP_NOT_FOUND, "no such page (/, /api/play, /api/solve, "
+                      "/api/analyse)");
+}
+
+static double read_seconds(const char *what, const char *text, double lo, double hi)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno || !(v >= lo && v <= hi))
+        cli_fail("%s: expected seconds in %g..%g, got '%s'", what, lo, hi, text);
+    return v;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    const char *port = NULL, *bind = NULL, *db = NULL, *maxs = NULL, *tl = NULL, *queue = NULL,
+               *memory = NULL;
+    const cli_opt opts[] = {{"port", OPT_STRING, &port},
+                            {"bind", OPT_STRING, &bind},
+                            {"db", OPT_STRING, &db},
+                            {"max-solves", OPT_STRING, &maxs},
+                            {"time", OPT_STRING, &tl},
+                            {"queue", OPT_STRING, &queue},
+                            {"memory", OPT_STRING, &memory},
+                            {NULL, 0, NULL}};
+    const char *pos[1];
+    int npos;
+    cli_parse(argc, argv, opts, pos, 0, &npos, usage);
+    static server sv;
+    int p = port ? (int)cli_int("--port", port, 0, 65535) : 8080;
+    sv.max_solves = maxs ? (int)cli_int("--max-solves", maxs, 1, 64) : cli_default_threads();
+    if (sv.max_solves > 64)
+        sv.max_solves = 64;
+    sv.max_time = tl ? read_seconds("--time", tl, 0.05, 3600) : 10;
+    sv.queue = queue ? read_seconds("--queue", queue, 0, 3600) : 10;
+    sv.memory = memory ? cli_memory("--memory", memory) : 512ull << 20;
+    sv.db_dir = db;
+    const char *addr = bind ? bind : "127.0.0.1";
+    struct sockaddr_storage ss = {0};
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                     MHD_USE_POLL;
+    struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+    if (inet_pton(AF_INET, addr, &s4->sin_addr) == 1) {
+        s4->sin_family = AF_INET;
+        s4->sin_port = htons((uint16_t)p);
+    } else if (inet_pton(AF_INET6, addr, &s6->sin6_addr) == 1) {
+        s6->sin6_family = AF_INET6;
+        s6->sin6_port = htons((uint16_t)p);
+        flags |= MHD_USE_IPv6;
+    } else {
+        cli_fail("serve: --bind '%s' is not an IPv4 or IPv6 address", addr);
+    }
+    if (sem_init(&sv.slots, 0, (unsigned)sv.max_solves) != 0)
+        cli_fail("serve: cannot create the solve slots: %s", strerror(errno));
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a client that leaves must not end the server */
+    /* Blocked here, so the server's threads (which inherit the mask) never
+     * take them: only sigsuspend below does, with no window to miss one. */
+    sigset_t stopping, old;
+    sigemptyset(&stopping);
+    sigaddset(&stopping, SIGINT);
+    sigaddset(&stopping, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopping, &old);
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)p, NULL, NULL, on_request, &sv, MHD_OPTION_SOCK_ADDR, &ss,
+        MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_CONNECTION_LIMIT, 1000u,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+        /* Room for a URL with the longest record (CLI_MAX_HISTORY moves,
+         * commas escaped): such a request gets its 400 like any other. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)256 << 10, MHD_OPTION_END);
+    if (!d)
+        cli_fail("serve: cannot listen on %s port %d: %s", addr, p,
+                 errno ? strerror(errno) : "libmicrohttpd refused");
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    int actual = info ? info->port : p;
+    printf("sow serve: http://%s%s%s:%d/ (solves: %d at once, %.0f s each at most; Ctrl-C "
+           "stops)\n",
+           strchr(addr, ':') ? "[" : "", addr, strchr(addr, ':') ? "]" : "", actual,
+           sv.max_solves, sv.max_time);
+    fflush(stdout);
+    while (!stop_flag)
+        sigsuspend(&old);
+    MHD_stop_daemon(d);
+    sem_destroy(&sv.slots);
+    printf("sow serve: stopped\n");
+    return 0;
+}

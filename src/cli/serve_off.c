@@ -1,0 +1,11 @@
+/* serve_off.c - `sow serve` in a build without libmicrohttpd: the command
+ * exists and says how to get it, rather than vanishing or pretending. */
+#include "cli.h"
+
+int cmd_serve(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cli_fail("serve: this sow was built without libmicrohttpd: install libmicrohttpd-dev "
+             "(scripts/setup does) and rebuild (meson setup --reconfigure build)");
+}
