@@ -375,8 +375,11 @@ static void read_folder(const char *cmd, const char *dir, folder *f)
             f->lock = true;
     }
     closedir(d);
-    qsort(f->files, f->nfiles, sizeof *f->files, cmp_name);
-    qsort(f->temps, f->ntemps, sizeof *f->temps, cmp_name);
+    /* qsort's base must not be NULL, even for 0 elements. */
+    if (f->nfiles > 1)
+        qsort(f->files, f->nfiles, sizeof *f->files, cmp_name);
+    if (f->ntemps > 1)
+        qsort(f->temps, f->ntemps, sizeof *f->temps, cmp_name);
 }
 
 static void free_folder(folder *f)
