@@ -15,6 +15,7 @@ static const command commands[] = {
     {"play", cmd_play, "replay a game record and show the position"},
     {"perft", cmd_perft, "count move sequences (move generator check)"},
     {"solve", cmd_solve, "solve a position exactly"},
+    {"analyse", cmd_analyse, "best move and evaluation within a time, depth or node budget"},
     {"db", cmd_db, "build, check and query endgame databases"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},
 };
