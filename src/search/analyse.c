@@ -29,6 +29,11 @@ static int store_score(const sow_game *g, const sow_pos *p)
     return (p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]) * g->score_scale;
 }
 
+static int seeds_on(const sow_game *g, const sow_pos *p)
+{
+    return sow_i_row_sum(g, p, 0) + sow_i_row_sum(g, p, 1);
+}
+
 static int eval_hook(const sow_game *g, const sow_pos *p, const void *ctx)
 {
     return sow_eval(g, p, ctx);
@@ -51,6 +56,33 @@ static int search_move(sow_search *s, const sow_pos *root, const root_move *rm, 
     if (f == SEARCH_STOPPED)
         return SEARCH_STOPPED;
     return rm->c0 + rm->sign * f;
+}
+
+/* The move's value by MTD(f): null-window searches from `guess` until the
+ * bounds meet. Measured against one open-window search of the same move
+ * (doc/experiments.md, "Analysis"): fewer nodes, since every node below
+ * gets a null window. SEARCH_STOPPED if stopped; *exact if every search
+ * was proven. */
+static int mtdf_move(sow_search *s, const sow_pos *root, const root_move *rm, int guess,
+                     int depth, bool *exact)
+{
+    int lo = -WIDE, hi = WIDE, g = guess;
+    *exact = true;
+    if (rm->known)
+        return search_move(s, root, rm, lo, hi, depth, exact);
+    while (lo < hi) {
+        int beta = g <= lo ? lo + 1 : g;
+        bool e;
+        g = search_move(s, root, rm, beta - 1, beta, depth, &e);
+        if (g == SEARCH_STOPPED)
+            return SEARCH_STOPPED;
+        *exact = *exact && e;
+        if (g >= beta)
+            lo = g;
+        else
+            hi = g;
+    }
+    return lo;
 }
 
 /* Is pit move mv legal at x? */
@@ -123,7 +155,7 @@ static int kth_best(const int *ord, int done, const int *val, const bool *bound,
 /* One depth: every root move's value or bound (root future units) into
  * val/bound/ex; false if stopped. */
 static bool iterate(sow_search *s, const sow_pos *root, root_move *rm, int n, const int *ord,
-                    int depth, int multipv, int *val, bool *bound, bool *ex)
+                    int depth, int multipv, const int *guess, int *val, bool *bound, bool *ex)
 {
     for (int j = 0; j < n; j++) {
         int i = ord[j];
@@ -131,7 +163,7 @@ static bool iterate(sow_search *s, const sow_pos *root, root_move *rm, int n, co
         bool e1 = true, e2 = true;
         int v;
         if (thr == -WIDE) {
-            v = search_move(s, root, &rm[i], -WIDE, WIDE, depth, &e1);
+            v = mtdf_move(s, root, &rm[i], guess[i], depth, &e1);
         } else {
             v = search_move(s, root, &rm[i], thr, thr + 1, depth, &e1);
             if (v != SEARCH_STOPPED && v > thr)
@@ -202,9 +234,17 @@ static sow_err run(sow_search *s, const sow_game *g, const sow_pos *p,
     }
     int maxd = opt->max_depth > 0 ? opt->max_depth : SOW_ANALYSE_MAX_DEPTH;
     int multipv = opt->multipv > 0 ? opt->multipv : 1;
+    /* Where a position can come back (Toguz), a depth-limited search
+     * meets its repetitions only on the lines it reaches, and their nodes
+     * give the table no proven bounds (sow/search.h, "Cycles"): deepening
+     * alone may never prove the value. Past twice the seeds on the board,
+     * the iteration is the exact solver's unbounded search instead (under
+     * an exact key only: a hashed one could prove nothing). */
+    int unbounded = g->cycles && search_key_exact(s) ? 2 * seeds_on(g, p) : SOW_ANALYSE_MAX_DEPTH;
     for (int d = 1; d <= maxd; d++) {
         sort_order(ord, n, prev);
-        if (!iterate(s, p, rm, n, ord, d, multipv, val, bound, ex)) {
+        int sd = d > unbounded ? SEARCH_UNBOUNDED + 1 : d;
+        if (!iterate(s, p, rm, n, ord, sd, multipv, prev, val, bound, ex)) {
             sow_err e = search_error(s);
             return e ? e : SOW_E_INTERRUPTED;
         }

@@ -41,6 +41,7 @@ void search_analyse_end(sow_search *s);
  * error: search_error). *exact: no thread's search rested on a guess (the
  * bound is proven). */
 #define SEARCH_STOPPED 30000
+#define SEARCH_UNBOUNDED 1000 /* a depth at least this: the exact solver's search */
 int search_analyse_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
                          int alpha, int beta, int depth, bool *exact);
 

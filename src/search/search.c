@@ -1332,7 +1332,9 @@ int search_analyse_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_
 {
     if (depth < 0)
         depth = 0;
-    if (depth >= TT_DRAFT_EXACT)
+    if (depth >= SEARCH_UNBOUNDED)
+        depth = TT_DRAFT_EXACT;
+    else if (depth >= TT_DRAFT_EXACT)
         depth = TT_DRAFT_EXACT - 1;
     s->anc = (sow_pos *)anc;
     s->nanc = nanc;
