@@ -115,5 +115,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);
+int cmd_match(int argc, char **argv);
 
 #endif
