@@ -99,4 +99,25 @@ expect_status 2 "$SOW" analyse chess
 expect_status 2 "$SOW" analyse kalah --moves 9
 expect_status 0 "$SOW" analyse --help
 has out '^usage: sow analyse'
+
+# sow match: the counts add up, colours alternate, the records replay.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --out "$T/m" --json
+json 'd["wins"] + d["draws"] + d["losses"] == 4 and d["elo_low"] <= d["elo"] <= d["elo_high"]'
+json '[r["a_side"] for r in d["results"]] == ["south", "north", "south", "north"]'
+json 'd["results"][0]["opening"] == d["results"][1]["opening"]'
+[ -f "$T/m/game-004.txt" ] || fail "match --out saved no game-004.txt"
+moves=$(tail -1 "$T/m/game-001.txt")
+expect_status 0 "$SOW" play kalah --pits 4 --seeds 3 --moves "$moves" --json
+json 'd["over"] is True'
+margin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["margin"])' "$T/out")
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --json
+first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["margin"])' "$T/out")
+[ "$first" = "$margin" ] || fail "game 1's record replays to margin $margin, match says $first"
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=3,eval=material --games 2
+has out '^A: [0-9]+ wins, [0-9]+ draws, [0-9]+ losses; score [0-9.]+; Elo A - B [-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] \(95%\)$'
+expect_status 2 "$SOW" match kalah --a depth=3
+expect_status 2 "$SOW" match kalah --a depth=3 --b eval=full
+expect_status 2 "$SOW" match kalah --a depth=3 --b speed=9
+expect_status 2 "$SOW" match kalah --a depth=3 --b depth=2 --games 0
+expect_status 2 "$SOW" match kalah --a depth=3 --b depth=2 --openings "$T/none"
 echo ok
