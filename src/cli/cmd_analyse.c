@@ -16,7 +16,7 @@ static const char usage[] =
     "                   [--moves LIST | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
     "                   [--memory SIZE] [--multipv K] [--eval full|material]\n"
-    "                   [--review [--blunder SEEDS]] [--json]\n"
+    "                   [--json]\n"
     "\n"
     "Iterative deepening alpha-beta over the exact solver's table and threads,\n"
     "with a heuristic evaluation at the horizon (doc/search.md, \"Analysis\").\n"
@@ -37,17 +37,12 @@ static const char usage[] =
     "                      (default 128)\n"
     "  --multipv K         score the K best moves exactly (default 1)\n"
     "  --eval E            full (default) or material (a leaf is the stores)\n"
-    "  --review            review the game of --moves: each move with the\n"
-    "                      evaluation before and after it, within the limits\n"
-    "                      per position; flags moves losing more than --blunder\n"
-    "  --blunder SEEDS     review threshold in seeds (default 3)\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
     "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
     "stopped (exact | depth | time | nodes | interrupted), threads, tt_mb, eval,\n"
-    "iterations [{depth, score, exact, best, pv, nodes, nps, seconds}].\n"
-    "With --review: moves [{ply, side, move, best, before, after, loss, exact,\n"
-    "flag}] instead of the analysis keys.\n"
+    "total_nodes, iterations [{depth, score, exact, best, pv, nodes, nps,\n"
+    "seconds}].\n"
     "\n"
     "example: sow analyse kalah --pits 6 --seeds 6 --time 5\n";
 
@@ -262,8 +257,7 @@ int cmd_analyse(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *time = NULL, *depth = NULL, *nodes = NULL, *threads = NULL, *memory = NULL,
-               *multipv = NULL, *eval = NULL, *blunder = NULL;
-    bool review = false;
+               *multipv = NULL, *eval = NULL;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"time", OPT_STRING, &time},
                             {"depth", OPT_STRING, &depth},
@@ -272,8 +266,6 @@ int cmd_analyse(int argc, char **argv)
                             {"memory", OPT_STRING, &memory},
                             {"multipv", OPT_STRING, &multipv},
                             {"eval", OPT_STRING, &eval},
-                            {"review", OPT_FLAG, &review},
-                            {"blunder", OPT_STRING, &blunder},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -285,12 +277,8 @@ int cmd_analyse(int argc, char **argv)
                  "(sow solve handles them)");
     engine_opts eo;
     engine_setup(&cg, &eo, time, depth, nodes, threads, memory, multipv, eval);
-    if (blunder && !review)
-        cli_fail("analyse: --blunder needs --review");
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
-    if (review)
-        cli_fail("analyse: --review is not built yet");
     return analyse_one(&cg, &eo);
 }
