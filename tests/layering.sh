@@ -34,7 +34,7 @@ declare -A sees=(
 declare -A owner=(
   [error.h]=rules [game.h]=rules [position.h]=rules [rules.h]=rules
   [notation.h]=rules [solution.h]=rules [index.h]=rules
-  [search.h]=search [refsolve.h]=search
+  [search.h]=search [refsolve.h]=search [analyse.h]=search
   [retro.h]=retro
   [db.h]=db
   [plan.h]=plan

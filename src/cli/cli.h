@@ -142,5 +142,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_analyse(int argc, char **argv);
+int cmd_match(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const command commands[] = {
     {"play", cmd_play, "replay a game record, or play a game (--interactive)"},
     {"perft", cmd_perft, "count move sequences (move generator check)"},
     {"solve", cmd_solve, "solve a position exactly"},
+    {"analyse", cmd_analyse, "best move and evaluation within a time, depth or node budget"},
+    {"match", cmd_match, "two engine settings play each other: score and Elo"},
     {"db", cmd_db, "build, check and query endgame databases"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},
     {"serve", cmd_serve, "the web page and JSON API: play against perfect play in a browser"},

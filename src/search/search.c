@@ -20,6 +20,7 @@
 #include "key.h"
 #include "mem.h"
 #include "rules_inline.h"
+#include "internal.h"
 #include "tt.h"
 #include "sow/search.h"
 
@@ -63,6 +64,10 @@ typedef struct worker {
     _Atomic int *tstop; /* the task's stop flag, if any (root moves phase) */
     uint64_t nodes, published;
     uint64_t probes, hits, stores, oprobes;
+    /* Results that rest on a heuristic: horizon leaves and, when the table
+     * is not exact (sow_analyse), bounds read at a limited draft or under
+     * a hashed key. A node whose count did not move is exactly solved. */
+    uint64_t inexact;
     int ply;
     sow_pos path[MAX_PLY]; /* the search path, kept only for games with cycles */
 } worker;
@@ -103,6 +108,13 @@ struct sow_search {
     /* Proven bounds on the root score (score units), for an interrupted
      * solve: narrowed by the root's MTD(f) probes. */
     int root_lower, root_upper;
+    /* sow_analyse (internal.h): the horizon's evaluation (NULL: a leaf is
+     * worth 0, the stores), whether clean subtrees are stored as exact,
+     * and a node budget (0: none), all off for the exact solver. */
+    search_eval_fn eval;
+    const void *eval_ctx;
+    bool promote;
+    uint64_t node_limit;
 };
 
 /* ---- positions -------------------------------------------------------------- */
@@ -196,6 +208,10 @@ static void poll(worker *w)
     if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
         (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
         w->abort = true;
+    if (s->node_limit && atomic_load_explicit(&s->nodes, memory_order_relaxed) >= s->node_limit) {
+        fail(s, SOW_E_INTERRUPTED);
+        w->abort = true;
+    }
     if (w->id == 0 && (w->nodes & (64 * POLL_NODES - 1)) == 0) {
         double t = sow_now();
         if (s->opt.time_limit > 0 && t - s->t0 > s->opt.time_limit) {
@@ -381,6 +397,28 @@ static void order(kids *k)
 static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int alpha, int beta,
                 int depth, bool cut);
 
+/* A leaf of a depth-limited search (depth 0, p not finished): 0 (the
+ * stores decide) or the evaluation, clipped to what the seeds allow so
+ * that the search's seed bounds stay bounds. Either is a guess. */
+static inline int horizon(worker *w, const sow_pos *p, int hi)
+{
+    sow_search *s = w->s;
+    w->inexact++;
+    if (!s->eval)
+        return 0;
+    int v = s->eval(s->g, p, s->eval_ctx);
+    return v > hi ? hi : v < -hi ? -hi : v;
+}
+
+/* The draft to store a node's bounds at: a depth-limited search whose
+ * subtree met no horizon and read no inexact bound proved them for every
+ * depth, so sow_analyse stores them as exact; never under a hashed key,
+ * where even the entry read back might be another position's. */
+static inline int clean_draft(const sow_search *s, int depth, bool clean)
+{
+    return s->promote && clean && s->key.exact ? TT_DRAFT_EXACT : depth;
+}
+
 /* Searches the ordered children of the node (key, S seeds) in the window
  * (alpha, beta), alpha already raised to k->best. ABDADA (Weill 1996): every
  * thread searches the same tree; the first child is searched by all, but a
@@ -454,9 +492,9 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
         w->oprobes++;
         return s->oracle.probe(s->oracle.ctx, p);
     }
-    if (depth == 0)
-        return 0;
     int hi = future_bound(s, S), lo = -hi;
+    if (depth == 0)
+        return horizon(w, p, hi);
     if (hi <= alpha)
         return hi;
     if (lo >= beta)
@@ -471,11 +509,14 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
 
     tt_data d;
     sow_move ttmove = TT_NO_MOVE;
+    const uint64_t inexact0 = w->inexact;
     w->probes++;
     if (tt_probe(&s->tt, key, &d)) {
         w->hits++;
         ttmove = d.move;
         if (!anc && d.draft >= depth) {
+            if (d.draft != TT_DRAFT_EXACT || !s->key.exact)
+                w->inexact++;
             if (d.lower >= beta || d.lower == d.upper)
                 return d.lower;
             if (d.upper <= alpha)
@@ -523,7 +564,8 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
     if (anc)
         tt_store(&s->tt, key, lo, hi, k.bestmove, 0, w->nodes - nodes0);
     else
-        tt_store(&s->tt, key, lower, upper, k.bestmove, depth, w->nodes - nodes0);
+        tt_store(&s->tt, key, lower, upper, k.bestmove,
+                 clean_draft(s, depth, w->inexact == inexact0), w->nodes - nodes0);
     return best;
 }
 
@@ -1249,4 +1291,88 @@ void sow_search_free(sow_search *s)
     free(s->busy);
     sow_huge_free(&s->map);
     free(s);
+}
+
+/* ---- the analysis driver's access (internal.h) -------------------------- */
+
+void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
+                          const void *eval_ctx, uint64_t node_limit)
+{
+    reset_counters(s);
+    for (int i = 0; i < s->opt.threads; i++)
+        s->w[i]->inexact = 0;
+    s->t0 = s->last_report = sow_now();
+    memset(&s->pr, 0, sizeof s->pr);
+    s->pr.phase = "depth";
+    s->key.exact = seeds_on_board(s->g, root) <= s->key.max_seeds;
+    s->eval = eval;
+    s->eval_ctx = eval_ctx;
+    s->promote = true;
+    s->node_limit = node_limit;
+}
+
+void search_analyse_end(sow_search *s)
+{
+    s->eval = NULL;
+    s->eval_ctx = NULL;
+    s->promote = false;
+    s->node_limit = 0;
+}
+
+static uint64_t inexact_sum(const sow_search *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        n += s->w[i]->inexact;
+    return n;
+}
+
+int search_analyse_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
+                         int alpha, int beta, int depth, bool *exact)
+{
+    if (depth < 0)
+        depth = 0;
+    if (depth >= SEARCH_UNBOUNDED)
+        depth = TT_DRAFT_EXACT;
+    else if (depth >= TT_DRAFT_EXACT)
+        depth = TT_DRAFT_EXACT - 1;
+    s->anc = (sow_pos *)anc;
+    s->nanc = nanc;
+    uint64_t before = inexact_sum(s);
+    int v = probe(s, x, alpha, beta, depth);
+    *exact = inexact_sum(s) == before;
+    return v == INF ? SEARCH_STOPPED : v;
+}
+
+sow_move search_table_move(sow_search *s, const sow_pos *x)
+{
+    return tt_move(s, x);
+}
+
+bool search_known(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int *f)
+{
+    return known_at(s, anc, nanc, x, f);
+}
+
+uint64_t search_nodes(const sow_search *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        n += s->w[i]->nodes;
+    return n;
+}
+
+sow_err search_error(const sow_search *s)
+{
+    return (sow_err)atomic_load(&s->err);
+}
+
+bool search_key_exact(const sow_search *s)
+{
+    return s->key.exact;
+}
+
+const sow_game *search_game(const sow_search *s)
+{
+    return s->g;
 }

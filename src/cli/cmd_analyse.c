@@ -1,0 +1,284 @@
+/* cmd_analyse.c - `sow analyse`: the best move and an evaluation within a
+ * time, depth or node budget, improving depth by depth, exact once proven
+ * (sow/analyse.h). Prints one line per completed depth, like a UCI `info`.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sow/analyse.h"
+
+static const char usage[] =
+    "usage: sow analyse GAME [--pits M] [--seeds N] [--variant A,B]\n"
+    "                   [--moves LIST | --position P]\n"
+    "                   [--time S | --depth D | --nodes N] [--threads T]\n"
+    "                   [--memory SIZE] [--multipv K] [--eval full|material]\n"
+    "                   [--json]\n"
+    "\n"
+    "Iterative deepening alpha-beta over the exact solver's table and threads,\n"
+    "with a heuristic evaluation at the horizon (doc/search.md, \"Analysis\").\n"
+    "One line per completed depth: the depth (plies), the score in seeds for\n"
+    "the player to move (\"exact +N\" once proven: game over, or a search that\n"
+    "never rested on the evaluation), the best move, nodes, nodes/s, seconds\n"
+    "and the principal variation with sides (S2 is South's pit 2, N1 North's\n"
+    "pit 1). It stops when the value is proven or a limit is reached; Ctrl-C\n"
+    "prints the best so far (exit 130). Boards whose positions have no exact\n"
+    "table key (Toguz 9x9, Congkak 7x7) use a hashed key: nothing read from\n"
+    "the table counts as proof there.\n"
+    "\n" CLI_GAME_HELP
+    "  --time S            seconds (default: 10 unless --depth or --nodes)\n"
+    "  --depth D           deepest iteration, 1..250 plies\n"
+    "  --nodes N           stop past N nodes\n"
+    "  --threads T         search threads, 1..1024 (default: the cores available)\n"
+    "  --memory SIZE       transposition table: MB, or with a suffix K, M, G, T\n"
+    "                      (default 128)\n"
+    "  --multipv K         score the K best moves exactly (default 1)\n"
+    "  --eval E            full (default) or material (a leaf is the stores)\n"
+    "\n"
+    "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
+    "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
+    "stopped (exact | depth | time | nodes | interrupted), threads, tt_mb, eval,\n"
+    "total_nodes, iterations [{depth, score, exact, best, pv, nodes, nps,\n"
+    "seconds}].\n"
+    "\n"
+    "example: sow analyse kalah --pits 6 --seeds 6 --time 5\n";
+
+_Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0), "sig_atomic_t is not int");
+static volatile sig_atomic_t stop_flag;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (stop_flag)
+        _exit(130);
+    stop_flag = 1;
+}
+
+#define MAX_ITER 256
+
+typedef struct analyse_state {
+    const cli_game *cg;
+    bool json;
+    int niter;
+    sow_analyse_info *iter; /* the completed depths, kept for --json */
+} analyse_state;
+
+/* A move with its side: "S2", "N1x". */
+static void side_move(const sow_pos *p, sow_move mv, char *buf, size_t size)
+{
+    char mt[8];
+    sow_move_format(mv, mt, sizeof mt);
+    snprintf(buf, size, "%c%s", sow_pos_to_move(p) == SOW_SOUTH ? 'S' : 'N', mt);
+}
+
+static void print_pv(const cli_game *cg, const sow_analyse_info *in, bool json)
+{
+    sow_pos p = cg->pos;
+    for (int i = 0; i < in->pv_len; i++) {
+        char mt[12];
+        side_move(&p, in->pv[i], mt, sizeof mt);
+        printf(json ? "%s\"%s\"" : "%s%s", i ? (json ? "," : " ") : "", mt);
+        sow_make(&cg->g, &p, in->pv[i]);
+    }
+}
+
+static double nps(const sow_analyse_info *in)
+{
+    return in->seconds > 0 ? (double)in->nodes / in->seconds : 0;
+}
+
+static void print_depth_line(const cli_game *cg, const sow_analyse_info *in)
+{
+    char best[8] = "-";
+    if (in->best >= 0)
+        sow_move_format(in->moves[in->best], best, sizeof best);
+    printf("depth %d score %s%+d best %s nodes %llu nps %.0f time %.3f", in->depth,
+           in->exact ? "exact " : "", sow_score_margin(&cg->g, in->score), best,
+           (unsigned long long)in->nodes, nps(in), in->seconds);
+    if (in->nlines > 1) {
+        printf(" lines");
+        for (int j = 0; j < in->nlines; j++) {
+            char mt[8];
+            sow_move_format(in->moves[in->lines[j]], mt, sizeof mt);
+            printf(" %s:%+d", mt, sow_score_margin(&cg->g, in->move_scores[in->lines[j]]));
+        }
+    }
+    printf(" pv ");
+    print_pv(cg, in, false);
+    printf("\n");
+    fflush(stdout);
+}
+
+static void on_depth(void *ctx, const sow_analyse_info *in)
+{
+    analyse_state *st = ctx;
+    if (st->niter < MAX_ITER)
+        st->iter[st->niter++] = *in;
+    else
+        st->iter[MAX_ITER - 1] = *in;
+    if (!st->json)
+        print_depth_line(st->cg, in);
+}
+
+static void json_iteration(const cli_game *cg, const sow_analyse_info *in)
+{
+    char best[8] = "";
+    if (in->best >= 0)
+        sow_move_format(in->moves[in->best], best, sizeof best);
+    printf("\"depth\":%d,\"score\":%d,\"exact\":%s,\"best\":", in->depth,
+           sow_score_margin(&cg->g, in->score), in->exact ? "true" : "false");
+    printf(best[0] ? "\"%s\"" : "null", best);
+    printf(",\"pv\":[");
+    print_pv(cg, in, true);
+    printf("],\"nodes\":%llu,\"nps\":%.0f,\"seconds\":%.6f", (unsigned long long)in->nodes,
+           nps(in), in->seconds);
+}
+
+/* What the engine settings of a command line come to. */
+typedef struct engine_opts {
+    sow_analyse_options ao;
+    sow_eval_params ep;
+    int threads;
+    size_t tt_mb;
+    const char *eval_name;
+} engine_opts;
+
+static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, const char *depth,
+                         const char *nodes, const char *threads, const char *memory,
+                         const char *multipv, const char *eval)
+{
+    memset(e, 0, sizeof *e);
+    e->threads = threads ? cli_threads("--threads", threads) : cli_default_threads();
+    uint64_t mem = memory ? cli_memory("--memory", memory) : (uint64_t)128 << 20;
+    if (mem < (1u << 20))
+        cli_fail("analyse: --memory %s is less than 1 MB", memory);
+    if (mem > ((uint64_t)1 << 40))
+        cli_fail("analyse: --memory %s is more than 1 TB", memory);
+    e->tt_mb = (size_t)(mem >> 20);
+    if (time) {
+        char *end;
+        double t = strtod(time, &end);
+        if (*time == '\0' || *end != '\0' || !(t > 0 && t <= 1e6))
+            cli_fail("analyse: --time must be a number of seconds in (0, 1e6], not '%s'", time);
+        e->ao.time_limit = t;
+    }
+    if (depth)
+        e->ao.max_depth = (int)cli_int("--depth", depth, 1, SOW_ANALYSE_MAX_DEPTH);
+    if (nodes)
+        e->ao.max_nodes = (uint64_t)cli_int("--nodes", nodes, 1, 1L << 62);
+    if (!time && !depth && !nodes)
+        e->ao.time_limit = 10;
+    e->ao.multipv = multipv ? (int)cli_int("--multipv", multipv, 1, SOW_MAX_MOVES) : 1;
+    e->eval_name = eval ? eval : "full";
+    if (strcmp(e->eval_name, "full") == 0) {
+        sow_eval_default(&cg->g, &e->ep);
+        e->ao.eval = &e->ep;
+    } else if (strcmp(e->eval_name, "material") != 0) {
+        cli_fail("analyse: --eval must be full or material, not '%s'", eval);
+    }
+}
+
+static sow_search *engine_new(const cli_game *cg, const engine_opts *e)
+{
+    sow_search_options so = {.threads = e->threads, .tt_mb = e->tt_mb, .stop = &stop_flag};
+    sow_search *s;
+    if (sow_search_new(&cg->g, &so, &s))
+        cli_fail("analyse: cannot allocate a %zu MB table", e->tt_mb);
+    return s;
+}
+
+static const char *stop_reason(sow_err e, const sow_analyse_info *in, const engine_opts *eo)
+{
+    if (e == SOW_OK)
+        return in->exact ? "exact" : "depth";
+    if (stop_flag)
+        return "interrupted";
+    if (eo->ao.max_nodes && in->nodes + 1 >= eo->ao.max_nodes)
+        return "nodes";
+    return eo->ao.max_nodes && !eo->ao.time_limit ? "nodes" : "time";
+}
+
+static int analyse_one(cli_game *cg, engine_opts *eo)
+{
+    static sow_analyse_info iter[MAX_ITER];
+    analyse_state st = {.cg = cg, .json = cg->json, .iter = iter};
+    eo->ao.on_depth = on_depth;
+    eo->ao.ctx = &st;
+    sow_search *s = engine_new(cg, eo);
+    static sow_analyse_info in;
+    sow_err e = sow_analyse(s, &cg->pos, &eo->ao, &in);
+    uint64_t nodes = in.nodes;
+    sow_search_free(s);
+    if (e && e != SOW_E_INTERRUPTED)
+        cli_fail("analyse: %s", sow_err_name(e));
+    const char *why = stop_reason(e, &in, eo);
+    char best[8] = "";
+    if (in.best >= 0)
+        sow_move_format(in.moves[in.best], best, sizeof best);
+    if (cg->json) {
+        printf("{");
+        cli_json_game(cg);
+        printf(",");
+        json_iteration(cg, &in);
+        printf(",\"lines\":[");
+        for (int j = 0; j < in.nlines; j++) {
+            int k = in.lines[j];
+            char mt[8];
+            sow_move_format(in.moves[k], mt, sizeof mt);
+            printf("%s{\"move\":\"%s\",\"score\":%d,\"exact\":%s}", j ? "," : "", mt,
+                   sow_score_margin(&cg->g, in.move_scores[k]), in.move_exact[k] ? "true" : "false");
+        }
+        printf("],\"stopped\":\"%s\",\"threads\":%d,\"tt_mb\":%zu,\"eval\":\"%s\","
+               "\"total_nodes\":%llu,\"iterations\":[",
+               why, eo->threads, eo->tt_mb, eo->eval_name, (unsigned long long)nodes);
+        for (int i = 0; i < st.niter; i++) {
+            printf("%s{", i ? "," : "");
+            json_iteration(cg, &iter[i]);
+            printf("}");
+        }
+        printf("]}\n");
+    } else if (in.depth == 0 && in.exact) {
+        printf("the game is over: score exact %+d for the player to move\n",
+               sow_score_margin(&cg->g, in.score));
+    } else if (in.depth == 0) {
+        printf("stopped (%s) before depth 1 completed: no best move yet\n", why);
+    } else {
+        printf("best %s score %s%+d depth %d (stopped: %s)\n", best, in.exact ? "exact " : "",
+               sow_score_margin(&cg->g, in.score), in.depth, why);
+    }
+    fflush(stdout);
+    return strcmp(why, "interrupted") == 0 ? 130 : 0;
+}
+
+int cmd_analyse(int argc, char **argv)
+{
+    cli_game cg = {0};
+    const char *time = NULL, *depth = NULL, *nodes = NULL, *threads = NULL, *memory = NULL,
+               *multipv = NULL, *eval = NULL;
+    const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
+                            {"time", OPT_STRING, &time},
+                            {"depth", OPT_STRING, &depth},
+                            {"nodes", OPT_STRING, &nodes},
+                            {"threads", OPT_STRING, &threads},
+                            {"memory", OPT_STRING, &memory},
+                            {"multipv", OPT_STRING, &multipv},
+                            {"eval", OPT_STRING, &eval},
+                            {NULL, 0, NULL}};
+    const char *pos[1];
+    int npos;
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage);
+    cg.name = npos ? pos[0] : NULL;
+    cli_game_setup(&cg, true, true);
+    if (cg.pie_opening)
+        cli_fail("analyse: positions within the pie rule's opening turn are not supported "
+                 "(sow solve handles them)");
+    engine_opts eo;
+    engine_setup(&cg, &eo, time, depth, nodes, threads, memory, multipv, eval);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+    return analyse_one(&cg, &eo);
+}

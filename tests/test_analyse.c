@@ -1,0 +1,205 @@
+/* test_analyse.c - the analysis (sow/analyse.h): the evaluation's sign
+ * symmetry, and analyse's exact label against the exact solver's value on
+ * small boards of every game (start and random positions, 1 and 2
+ * threads). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sow/analyse.h"
+#include "sow/game.h"
+#include "sow/rules.h"
+#include "sow/search.h"
+
+static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
+{
+    sow_config c = {id, m, n, variant};
+    assert_int_equal(sow_game_init(g, &c), SOW_OK);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Plays up to `plies` random moves from the start (stops at the end). */
+static void random_position(const sow_game *g, uint64_t seed, int plies, sow_pos *p)
+{
+    sow_game_start(g, p);
+    uint64_t r = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (int i = 0; i < plies; i++) {
+        sow_move ms[SOW_MAX_MOVES];
+        int n = sow_moves(g, p, ms);
+        if (n == 0)
+            return;
+        sow_pos q = *p;
+        sow_make(g, &q, ms[rng_next(&r) % (uint64_t)n]);
+        if (sow_moves(g, &q, ms) == 0)
+            return; /* keep p unfinished */
+        *p = q;
+    }
+}
+
+static const struct {
+    sow_game_id id;
+    int m, n;
+    unsigned variant;
+} boards[] = {
+    {SOW_KALAH, 3, 3, 0},
+    {SOW_KALAH, 4, 3, 0},
+    {SOW_KALAH, 3, 3, SOW_VAR_EMPTY_CAPTURE},
+    {SOW_KALAH, 3, 2, SOW_VAR_END_ON_TURN | SOW_VAR_NO_SWEEP},
+    {SOW_CHUNGKALA, 4, 3, 0},
+    {SOW_CHUNGKALA, 3, 3, 0},
+    {SOW_CONGKAK, 4, 3, 0},
+    {SOW_CONGKAK, 3, 3, 0},
+    {SOW_TOGUZ, 3, 3, 0},
+    {SOW_TOGUZ, 3, 2, 0},
+    {SOW_TOGUZ, 3, 3, SOW_VAR_NO_TUZDIK},
+};
+#define NBOARDS (sizeof boards / sizeof boards[0])
+
+/* The mirror: the same board, the other player to move. Its evaluation is
+ * the opposite, for the default weights and for each term alone. */
+static void test_eval_mirror(void **state)
+{
+    (void)state;
+    int nonzero = 0;
+    for (sow_game_id id = 0; id < SOW_GAME_COUNT; id++) {
+        sow_config c;
+        sow_config_default(id, &c);
+        sow_game g;
+        assert_int_equal(sow_game_init(&g, &c), SOW_OK);
+        sow_eval_params def;
+        sow_eval_default(&g, &def);
+        for (int t = 0; t < 7; t++) {
+            sow_eval_params w = def;
+            if (t < 6) { /* one term alone */
+                int *f = &w.row;
+                for (int k = 0; k < 6; k++)
+                    f[k] = k == t ? (&def.row)[k] + 37 : 0;
+            }
+            for (uint64_t seed = 1; seed <= 60; seed++) {
+                sow_pos p;
+                random_position(&g, seed, (int)(seed % 40), &p);
+                if (sow_over(&g, &p))
+                    continue;
+                sow_pos q = p;
+                sow_pos_swap(&q);
+                int a = sow_eval(&g, &p, &w), b = sow_eval(&g, &q, &w);
+                assert_int_equal(a, -b);
+                nonzero += a != 0;
+            }
+        }
+    }
+    assert_true(nonzero > 100); /* the terms do see something */
+}
+
+/* Material only is 0: the stores decide. */
+static void test_eval_material(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_eval_params zero = {0};
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        sow_pos p;
+        random_position(&g, seed, 10, &p);
+        assert_int_equal(sow_eval(&g, &p, &zero), 0);
+    }
+}
+
+/* analyse with no limit proves the value, and it is the solver's. */
+static void check_board(int bi, int threads, bool material)
+{
+    sow_game g;
+    game_of(&g, boards[bi].id, boards[bi].m, boards[bi].n, boards[bi].variant);
+    sow_search_options so = {.threads = threads, .tt_mb = 8};
+    sow_search *a, *x;
+    assert_int_equal(sow_search_new(&g, &so, &a), SOW_OK);
+    so.value_only = true;
+    assert_int_equal(sow_search_new(&g, &so, &x), SOW_OK);
+    sow_eval_params w;
+    sow_eval_default(&g, &w);
+    sow_analyse_options ao = {.eval = material ? NULL : &w};
+    static sow_analyse_info in;
+    static sow_search_result r;
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        sow_pos p;
+        random_position(&g, seed, seed ? (int)(2 * seed) : 0, &p);
+        assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_OK);
+        assert_int_equal(sow_search_solve(x, &p, &r), SOW_OK);
+        if (!in.exact || in.score != r.sol.score)
+            fail_msg("%s %dx%d seed %d threads %d: analyse %d%s at depth %d, solve %d",
+                     sow_game_name(boards[bi].id), boards[bi].m, boards[bi].n, (int)seed,
+                     threads, in.score, in.exact ? " exact" : "", in.depth, r.sol.score);
+        /* The best move achieves the value. */
+        assert_true(in.best >= 0);
+        assert_int_equal(in.move_scores[in.best], in.score);
+    }
+    sow_search_free(a);
+    sow_search_free(x);
+}
+
+static void test_exact_equals_solve(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NBOARDS; i++) {
+        check_board((int)i, 1, false);
+        check_board((int)i, 1, true);
+        check_board((int)i, 2, false);
+    }
+}
+
+/* A depth limit stops there, unproven on a board too big to finish; the
+ * node budget stops the search (SOW_E_INTERRUPTED) with the last depth. */
+static void test_limits(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_search_options so = {.threads = 1, .tt_mb = 8};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &so, &s), SOW_OK);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    sow_eval_params w;
+    sow_eval_default(&g, &w);
+    static sow_analyse_info in;
+    sow_analyse_options ao = {.max_depth = 6, .eval = &w};
+    assert_int_equal(sow_analyse(s, &p, &ao, &in), SOW_OK);
+    assert_int_equal(in.depth, 6);
+    assert_false(in.exact);
+    assert_true(in.pv_len >= 1 && in.pv[0] == in.moves[in.best]);
+    ao.max_depth = 0;
+    ao.max_nodes = 20000;
+    assert_int_equal(sow_analyse(s, &p, &ao, &in), SOW_E_INTERRUPTED);
+    assert_true(in.depth >= 1 && in.best >= 0);
+    ao.max_nodes = 0;
+    ao.max_depth = 5;
+    ao.multipv = 3;
+    assert_int_equal(sow_analyse(s, &p, &ao, &in), SOW_OK);
+    assert_int_equal(in.nlines, 3);
+    assert_true(in.move_scores[in.lines[0]] >= in.move_scores[in.lines[1]] &&
+                in.move_scores[in.lines[1]] >= in.move_scores[in.lines[2]]);
+    sow_search_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval_mirror),
+        cmocka_unit_test(test_eval_material),
+        cmocka_unit_test(test_exact_equals_solve),
+        cmocka_unit_test(test_limits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

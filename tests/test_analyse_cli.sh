@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# test_analyse_cli.sh SOW - `sow analyse` end to end: a line per depth,
+# the --json shape, the --depth/--nodes/--time limits, Ctrl-C, the exact
+# label against `sow solve` on small boards of every game, bad input.
+set -euo pipefail
+SOW=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect_status() { # expect_status N cmd...
+  local want=$1; shift
+  local got=0
+  "$@" >"$T/out" 2>"$T/err" || got=$?
+  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
+  if [ "$want" = 2 ]; then
+    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
+  fi
+}
+json() { # json EXPR: EXPR holds for d, the JSON object in $T/out
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+    "$T/out" "$1" || fail "JSON check '$1' on: $(cat "$T/out")"
+}
+has() { # has FILE REGEX
+  grep -Eq "$2" "$T/$1" || fail "$1 lacks /$2/: $(cat "$T/$1")"
+}
+
+# A line per completed depth, 1..D, each with its fields, then the summary.
+expect_status 0 "$SOW" analyse kalah --depth 5 --threads 1
+[ "$(grep -c '^depth ' "$T/out")" = 5 ] || fail "expected 5 depth lines: $(cat "$T/out")"
+for d in 1 2 3 4 5; do
+  has out "^depth $d score [-+][0-9]+ best [1-6] nodes [0-9]+ nps [0-9]+ time [0-9.]+ pv S[1-6]"
+done
+has out '^best [1-6] score [-+][0-9]+ depth 5 \(stopped: depth\)$'
+
+# --json: one object, the last depth and every depth kept.
+expect_status 0 "$SOW" analyse toguz --depth 4 --threads 1 --json
+json 'd["game"] == "toguz" and d["depth"] == 4 and d["exact"] is False'
+json '[i["depth"] for i in d["iterations"]] == [1, 2, 3, 4]'
+json 'd["pv"][0] == "S" + d["best"] and d["stopped"] == "depth" and d["eval"] == "full"'
+json 'all(k in d for k in ["score", "nodes", "nps", "seconds", "lines", "threads", "tt_mb"])'
+[ "$(wc -l <"$T/out")" = 1 ] || fail "--json should print one line"
+
+# --multipv: the K best moves, best first.
+expect_status 0 "$SOW" analyse kalah --depth 4 --threads 1 --multipv 3 --json
+json 'len(d["lines"]) == 3 and d["lines"][0]["score"] >= d["lines"][1]["score"] >= d["lines"][2]["score"]'
+
+# --nodes stops the search past the budget with the last depth completed.
+expect_status 0 "$SOW" analyse kalah --pits 6 --seeds 6 --nodes 50000 --threads 1 --json
+json 'd["stopped"] == "nodes" and d["depth"] >= 1 and d["total_nodes"] < 60000'
+
+# --time: stops within the limit (plus a margin for a loaded machine).
+start=$(date +%s.%N)
+expect_status 0 "$SOW" analyse congkak --time 0.5 --threads 1 --json
+end=$(date +%s.%N)
+json 'd["stopped"] == "time" and d["depth"] >= 1'
+python3 -c "import sys; sys.exit(0 if $end - $start < 5 else 1)" || fail "--time 0.5 took $(python3 -c "print($end - $start)") s"
+
+# Ctrl-C: the best so far, exit 130.
+"$SOW" analyse toguz --threads 1 --time 100 >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+got=0
+wait "$pid" || got=$?
+[ "$got" = 130 ] || fail "analyse exited $got after SIGINT, expected 130: $(cat "$T/err")"
+has out '^(best [1-9]x? score [-+][0-9]+ depth [0-9]+ \(stopped: interrupted\)|stopped \(interrupted\) before depth 1 completed: no best move yet)$'
+
+# Exact where sow solve finishes: the same value, labelled exact.
+for board in "kalah --pits 4 --seeds 3" "kalah --pits 3 --seeds 3 --variant empty-capture" \
+  "chungkala --pits 4 --seeds 3" "congkak --pits 4 --seeds 3" "toguz --pits 3 --seeds 3" \
+  "toguz --pits 3 --seeds 2" "kalah --pits 4 --seeds 3 --moves 2,4"; do
+  # shellcheck disable=SC2086
+  expect_status 0 "$SOW" solve $board --quiet --value-only --threads 1 --json
+  want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$T/out")
+  # shellcheck disable=SC2086
+  expect_status 0 "$SOW" analyse $board --threads 1 --time 60 --json
+  json "d['exact'] is True and d['score'] == $want and d['stopped'] == 'exact'"
+  # shellcheck disable=SC2086
+  expect_status 0 "$SOW" analyse $board --threads 1 --time 60
+  has out "^best [0-9]x? score exact [-+]?[0-9]+ depth [0-9]+ \\(stopped: exact\\)$"
+done
+# A finished game: exact at once.
+expect_status 0 "$SOW" analyse kalah --position 0,0,0/5/1,0,0/6/s --json
+json 'd["exact"] is True and d["depth"] == 0 and d["score"] == -2 and d["best"] is None'
+
+# Bad input: one line, exit 2.
+expect_status 2 "$SOW" analyse kalah --depth 0
+expect_status 2 "$SOW" analyse kalah --depth 251
+expect_status 2 "$SOW" analyse kalah --time -1
+expect_status 2 "$SOW" analyse kalah --time abc
+expect_status 2 "$SOW" analyse kalah --nodes 0
+expect_status 2 "$SOW" analyse kalah --multipv 19
+expect_status 2 "$SOW" analyse kalah --eval magic
+expect_status 2 "$SOW" analyse kalah --memory 0
+expect_status 2 "$SOW" analyse kalah --threads 0
+expect_status 2 "$SOW" analyse kalah --variant pie
+expect_status 2 "$SOW" analyse chess
+expect_status 2 "$SOW" analyse kalah --moves 9
+expect_status 0 "$SOW" analyse --help
+has out '^usage: sow analyse'
+
+# sow match: the counts add up, colours alternate, the records replay.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --out "$T/m" --json
+json 'd["wins"] + d["draws"] + d["losses"] == 4 and d["elo_low"] <= d["elo"] <= d["elo_high"]'
+json '[r["a_side"] for r in d["results"]] == ["south", "north", "south", "north"]'
+json 'd["results"][0]["opening"] == d["results"][1]["opening"]'
+[ -f "$T/m/game-004.txt" ] || fail "match --out saved no game-004.txt"
+moves=$(tail -1 "$T/m/game-001.txt")
+expect_status 0 "$SOW" play kalah --pits 4 --seeds 3 --moves "$moves" --json
+json 'd["over"] is True'
+margin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["margin"])' "$T/out")
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --json
+first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["margin"])' "$T/out")
+[ "$first" = "$margin" ] || fail "game 1's record replays to margin $margin, match says $first"
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=3,eval=material --games 2
+has out '^A: [0-9]+ wins, [0-9]+ draws, [0-9]+ losses; score [0-9.]+; Elo A - B [-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] \(95%\)$'
+expect_status 2 "$SOW" match kalah --a depth=3
+expect_status 2 "$SOW" match kalah --a depth=3 --b eval=full
+expect_status 2 "$SOW" match kalah --a depth=3 --b speed=9
+expect_status 2 "$SOW" match kalah --a depth=3 --b depth=2 --games 0
+expect_status 2 "$SOW" match kalah --a depth=3 --b depth=2 --openings "$T/none"
+echo ok
