@@ -114,5 +114,6 @@ int cmd_perft(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_ledger(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const command commands[] = {
     {"perft", cmd_perft, "count move sequences (move generator check)"},
     {"solve", cmd_solve, "solve a position exactly"},
     {"db", cmd_db, "build, check and query endgame databases"},
+    {"ledger", cmd_ledger, "status and export of a solve's ledger (solve --ledger)"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},
 };
 
