@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks that every quoted #include in src/ and include/sow/ follows the
-# layering of STYLE.md: rules <- search, retro <- db <- cli, and common
+# layering of STYLE.md: rules <- search, retro <- db, {search, db} <- plan
+# <- units <- ledger <- cli, and common
 # (shared helpers) under everything. The build's include paths already
 # refuse another part's private header by bare name (meson.build); this
 # also catches the public headers (every part sees include/) and paths
@@ -18,7 +19,9 @@ declare -A uses=(
   [retro]="common rules"
   [db]="common rules retro"
   [plan]="common rules search retro db"
-  [cli]="common rules search retro db plan"
+  [units]="common rules search retro db plan"
+  [ledger]="common rules search retro db plan units"
+  [cli]="common rules search retro db plan units ledger"
 )
 # Private headers: the CLI sees only its own and the public ones.
 declare -A sees=(
@@ -28,6 +31,8 @@ declare -A sees=(
   [retro]="common rules"
   [db]="common rules retro"
   [plan]="common"
+  [units]="common"
+  [ledger]=""
   [cli]="common"
 )
 # The part each public header belongs to.
@@ -38,6 +43,8 @@ declare -A owner=(
   [retro.h]=retro
   [db.h]=db
   [plan.h]=plan
+  [units.h]=units
+  [ledger.h]=ledger
 )
 
 has() { # has WORD LIST

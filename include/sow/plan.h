@@ -142,4 +142,10 @@ typedef struct sow_plan_result {
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out);
 
+/* The search's oracle over database `db` (up to max_seeds seeds), as
+ * sow_plan_solve wires it, for callers that run their own searches with
+ * the plan's database (the work units of sow/units.h). `db` must outlive
+ * every search using *out. Thread-safe. */
+void sow_plan_oracle(const sow_db *db, int max_seeds, sow_oracle *out);
+
 #endif

@@ -70,7 +70,7 @@ typedef struct sow_search_progress {
     /* "order" (depth-limited iterations for move ordering), "value" (the
      * root's MTD(f)), "moves" (each root move, or with value_only the search
      * for a move achieving the value), "pv" (the principal variation),
-     * "depth" (sow_search_depth) */
+     * "depth" (sow_search_depth), "unit" (sow_search_test) */
     const char *phase;
     int lower, upper;   /* proven bounds on the score being solved, mover's view */
     int test;           /* the current null-window test value */
@@ -160,6 +160,21 @@ bool sow_search_exact(const sow_game *g, const sow_pos *p);
  * *options.stop (out->lower/upper and sol.best say what is known). Not
  * reentrant on one sow_search. */
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out);
+
+/* One bounded question, the work unit of a decomposed solve (sow/units.h):
+ * is the score of line[n-1] (score units, its mover's view, stores
+ * included) at least t? line[0..n-1) are the positions above it from the
+ * solve's root: a game that cycles scores a repetition of one of them as
+ * perpetual play, so the answer is the one a search from line[0] would
+ * give at that node (other games ignore them). *bound is the fail-soft
+ * answer: *bound >= t means score >= *bound; *bound < t means score <=
+ * *bound. *nodes: the nodes this question took (all threads). One
+ * null-window search on the solver's threads and table, which keeps what
+ * it learnt for the next question. Errors as sow_search_solve (SOW_E_ARG:
+ * n outside 1..SOW_PV_MAX); progress reports have phase "unit". Not
+ * reentrant on one sow_search. */
+sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *bound,
+                        uint64_t *nodes);
 
 /* Fixed-depth search (benchmarks): depth-limited alpha-beta with iterative
  * deepening, a leaf scored as the store difference (future gain 0).

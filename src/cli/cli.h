@@ -144,5 +144,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);
 int cmd_match(int argc, char **argv);
+int cmd_ledger(int argc, char **argv);
 
 #endif

@@ -7,18 +7,22 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "sow/ledger.h"
 #include "sow/plan.h"
 #include "sow/refsolve.h"
+#include "sow/units.h"
 
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--value-only] [--reference] [--quiet] [--verbose] [--json]\n"
+    "                 [--ledger FILE [--frontier D]]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
     "to move under optimal play, stores included), the outcome (win, draw or\n"
@@ -49,6 +53,12 @@ static const char usage[] =
     "                      --memory bounds its memo table)\n"
     "  --quiet             no progress on stderr\n"
     "  --verbose           the plan's decisions and their reasons on stderr\n"
+    "  --ledger FILE       solve by work units (sow/units.h), every answer written\n"
+    "                      at once to the SQLite ledger FILE: created if missing,\n"
+    "                      resumed if it holds this solve (after a kill or Ctrl-C),\n"
+    "                      refused if it holds another; implies --value-only\n"
+    "  --frontier D        the units' frontier: D plies from the root, 1..12\n"
+    "                      (default 4; a ledger keeps the D it was made with)\n"
     "\n"
     "JSON keys: game, pits, seeds (per pit at the start; null with --position),\n"
     "variant, seeds_on_board, stores {south, north}, value, outcome, best,\n"
@@ -59,6 +69,8 @@ static const char usage[] =
     "solver. Interrupted (exit 130): interrupted true, reason (\"stopped\"; from\n"
     "sow serve: \"time limit\"), lower and upper (the\n"
     "value's proven bounds), best (the best move so far, or null).\n"
+    "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
+    "frontier, units, reused, nodes, cpu, seconds, threads, tt_mb, db, solver.\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
@@ -309,10 +321,116 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
                plan->root_in_db ? "; it holds the position itself" : "");
 }
 
+/* The default frontier: 4 plies give Kalah(6,n) about a thousand nodes,
+ * units small enough that a kill loses little, few enough that the
+ * ledger's writes cost nothing (results/ledger.md). */
+#define DEFAULT_FRONTIER 4
+
+static void on_units_progress(void *ctx, const sow_units_progress *pr)
+{
+    progress_state *st = ctx;
+    if (!progress_due(st, false))
+        return;
+    const sow_game *g = &st->cg->g;
+    fprintf(stderr, "%sunits: %llu answered, value in [%+d, %+d]; %.1f M nodes, %.1f CPU s, "
+            "%.1f s%s",
+            st->tty ? "\r" : "", (unsigned long long)pr->units, sow_score_margin(g, pr->lower),
+            sow_score_margin(g, pr->upper), (double)pr->nodes / 1e6, pr->cpu_seconds,
+            pr->seconds, st->tty ? "\033[K" : "\n");
+}
+
+/* `--ledger FILE`: the solve by work units, resumed from and written to
+ * the ledger. */
+static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, int depth,
+                        progress_state *ps)
+{
+    sow_ledger_id id = {.cfg = cg->cfg, .depth = depth};
+    sow_pos_format(&cg->g, &cg->pos, id.position, sizeof id.position);
+    char why[SOW_LEDGER_WHY];
+    sow_ledger *l;
+    if (sow_ledger_open(path, &cg->g, &id, &l, why, sizeof why))
+        cli_fail("solve: %s", why);
+    sow_unit *known;
+    size_t nknown;
+    if (sow_ledger_units(l, &known, &nknown, why, sizeof why)) {
+        sow_ledger_close(l);
+        cli_fail("solve: %s", why);
+    }
+    sow_units_journal j;
+    sow_ledger_journal(l, &j);
+    sow_units_callbacks cb = {
+        .progress = on_units_progress,
+        .db_progress = on_db_progress,
+        .ctx = ps,
+        .progress_every = ps->tty ? 0.5 : FIRST_LINE,
+    };
+    static sow_units_result r;
+    sow_err e = sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r);
+    free(known);
+    sow_ledger_close(l);
+    if (!ps->quiet && ps->tty && ps->lines)
+        fputs("\r\033[K", stderr);
+    if (e && !(e == SOW_E_INTERRUPTED && stop_flag))
+        cli_fail("solve: %s", r.error);
+    const sow_game *g = &cg->g;
+    bool done = e == SOW_OK;
+    char best[8] = "";
+    if (done)
+        sow_move_format(r.best, best, sizeof best);
+    int T = plan->limits.threads;
+    if (cg->json) {
+        printf("{");
+        json_board(stdout, cg);
+        if (done)
+            printf(",\"value\":%d,\"outcome\":\"%s\",\"best\":\"%s\"", r.value,
+                   cli_outcome_name(r.outcome), best);
+        else
+            printf(",\"value\":null,\"outcome\":null,\"best\":null");
+        printf(",\"lower\":%d,\"upper\":%d,\"interrupted\":%s,\"ledger\":\"", 
+               sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
+               done ? "false" : "true");
+        for (const char *c = path; *c; c++)
+            printf((unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c", *c);
+        printf("\",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"reused\":%llu,"
+               "\"nodes\":%llu,\"cpu\":%.6f,\"seconds\":%.6f,\"threads\":%d,\"tt_mb\":%zu,"
+               "\"db\":",
+               depth, (unsigned long long)r.frontier, (unsigned long long)r.units,
+               (unsigned long long)r.reused, (unsigned long long)r.nodes, r.cpu_seconds,
+               r.seconds, T, plan->tt_mb);
+        if (r.db_seeds)
+            printf("{\"seeds\":%d}", r.db_seeds);
+        else
+            printf("null");
+        printf(",\"solver\":\"units\"}\n");
+    } else {
+        print_board(stdout, cg);
+        if (done)
+            printf(": value %+d for %s (to move): %s\nbest: %s\n", r.value, to_move(cg),
+                   cli_outcome_name(r.outcome), best);
+        else
+            printf(": interrupted after %.1f s: value in [%+d, %+d] for %s (to move)\n",
+                   r.seconds, sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
+                   to_move(cg));
+        printf("units: %llu answered in this run, %llu from the ledger %s, frontier %llu nodes "
+               "at %d plies\n",
+               (unsigned long long)r.units, (unsigned long long)r.reused, path,
+               (unsigned long long)r.frontier, depth);
+        printf("nodes %llu, %.3f s, %.3f CPU s in units, %d thread%s, table %zu MB", 
+               (unsigned long long)r.nodes, r.seconds, r.cpu_seconds, T, plural(T),
+               plan->tt_mb);
+        if (r.db_seeds)
+            printf(", database up to %d seed%s", r.db_seeds, plural(r.db_seeds));
+        printf("\n");
+    }
+    fflush(stdout);
+    return done ? 0 : 130;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
-    const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL;
+    const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL,
+               *ledger = NULL, *frontier = NULL;
     bool quiet = false, verbose = false, reference = false, nodb = false, value_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"memory", OPT_STRING, &memory},
@@ -325,6 +443,8 @@ int cmd_solve(int argc, char **argv)
                             {"reference", OPT_FLAG, &reference},
                             {"quiet", OPT_FLAG, &quiet},
                             {"verbose", OPT_FLAG, &verbose},
+                            {"ledger", OPT_STRING, &ledger},
+                            {"frontier", OPT_STRING, &frontier},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -348,7 +468,21 @@ int cmd_solve(int argc, char **argv)
     }
     if (nodb && (dbdir || dbseeds))
         cli_fail("solve: --no-db excludes --db and --db-seeds");
+    if (frontier && !ledger)
+        cli_fail("solve: --frontier needs --ledger");
+    int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_DEPTH)
+                         : DEFAULT_FRONTIER;
+    if (ledger && !sow_ledger_available())
+        cli_fail("solve: this build of sow has no ledger: install libsqlite3-dev and rebuild");
+    if (ledger && reference)
+        cli_fail("solve: --ledger excludes --reference");
     cli_game_setup(&cg, true, true);
+    if (ledger && cg.pie_opening)
+        cli_fail("solve: --ledger does not take a position in the pie rule's opening turn");
+    if (ledger && sow_over(&cg.g, &cg.pos))
+        cli_fail("solve: --ledger: the game is over, there is nothing to solve");
+    if (ledger)
+        lim.value_only = true;
     if (reference) {
         if (threads || ttmb || dbdir || dbseeds || value_only || nodb)
             cli_fail("solve: --reference takes only the game options and --memory");
@@ -378,6 +512,8 @@ int cmd_solve(int argc, char **argv)
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
+    if (ledger)
+        return solve_ledger(&cg, &plan, ledger, depth, &ps);
 
     static sow_plan_result res;
     sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res);

@@ -18,6 +18,7 @@ static const command commands[] = {
     {"analyse", cmd_analyse, "best move and evaluation within a time, depth or node budget"},
     {"match", cmd_match, "two engine settings play each other: score and Elo"},
     {"db", cmd_db, "build, check and query endgame databases"},
+    {"ledger", cmd_ledger, "status and export of a solve's ledger (solve --ledger)"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},
     {"serve", cmd_serve, "the web page and JSON API: play against perfect play in a browser"},
 };

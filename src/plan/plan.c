@@ -487,7 +487,8 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     if (cb->phase)
         cb->phase(cb->ctx, "search");
     if (db) {
-        sow_oracle oracle = {plan->db_seeds, db_probe, db, db_prefetch, db_entry};
+        sow_oracle oracle;
+        sow_plan_oracle(db, plan->db_seeds, &oracle);
         sow_search_set_oracle(s, &oracle);
     }
     /* What is left of the time limit (a database build is not cut short). */
@@ -512,4 +513,9 @@ done:
     sow_db_close(db);
     out->seconds = sow_now() - t0;
     return e;
+}
+
+void sow_plan_oracle(const sow_db *db, int max_seeds, sow_oracle *out)
+{
+    *out = (sow_oracle){max_seeds, db_probe, db, db_prefetch, db_entry};
 }

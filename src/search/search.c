@@ -1152,6 +1152,46 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
     return e;
 }
 
+sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *bound,
+                        uint64_t *nodes)
+{
+    *nodes = 0;
+    if (n < 1 || n > SOW_PV_MAX)
+        return SOW_E_ARG;
+    const sow_game *g = s->g;
+    const sow_pos *x = &line[n - 1];
+    if (sow_position_check(g, x))
+        return SOW_E_POSITION;
+    if (seeds_on_board(g, x) > s->key.max_seeds)
+        return SOW_E_LIMIT; /* no exact table key (key.h) */
+    s->key.exact = true;
+    reset_counters(s);
+    s->t0 = s->last_report = sow_now();
+    memset(&s->pr, 0, sizeof s->pr);
+    s->pr.phase = "unit";
+    s->pr.test = t;
+    sow_pos anc[SOW_PV_MAX];
+    memcpy(anc, line, (size_t)(n - 1) * sizeof *anc);
+    s->anc = anc;
+    s->nanc = n - 1;
+    int base = store_score(g, x), span = future_bound(s, seeds_on_board(g, x)), f;
+    s->pr.lower = base - span;
+    s->pr.upper = base + span;
+    if (known(s, x, &f)) {
+        *bound = base + f;
+        return SOW_OK;
+    }
+    int v = probe(s, x, t - base - 1, t - base, TT_DRAFT_EXACT);
+    uint64_t all = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        all += s->w[i]->nodes;
+    *nodes = all;
+    if (v == INF)
+        return stopped(s);
+    *bound = base + v;
+    return SOW_OK;
+}
+
 sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score, uint64_t *nodes)
 {
     if (depth < 0 || depth >= TT_DRAFT_EXACT)

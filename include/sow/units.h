@@ -1,0 +1,129 @@
+/* sow/units.h - a solve split into work units, the way the checkers proof
+ * was organised (Schaeffer et al., 2007), so that it can outlive a process
+ * (sow/ledger.h keeps the answers).
+ *
+ * The frontier: every line of play of exactly `depth` plies from the root
+ * (an extra turn is a ply too), or shorter where the game ends. Each unit
+ * is one bounded question about one frontier node: "is its score at least
+ * t?" (sow_search_test), answered fail-soft: a lower or an upper bound on
+ * the node's score. The manager runs MTD(f) at the root over the tree
+ * above the frontier: each null-window test walks the tree as alpha-beta
+ * would, children that may still reach the test first, and cuts off as
+ * soon as a child decides its node, so only the questions that still
+ * matter are asked. Every answer narrows the bounds of its node, which are
+ * propagated by minimax to the root; a question that the bounds already
+ * decide is never asked. The units of one solve share one transposition
+ * table (entries are exact: reuse across units is sound).
+ *
+ * Resuming: the answers are facts about positions, whatever the order
+ * they were found in, so a solve given the answers of an earlier run
+ * starts from its bounds and asks only what they leave open.
+ *
+ * A unit's node is identified by its line of moves from the root, not by
+ * its position: in a game that cycles (Toguz) a node's value depends on
+ * the positions above it.
+ */
+#ifndef SOW_UNITS_H
+#define SOW_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sow/error.h"
+#include "sow/game.h"
+#include "sow/plan.h"
+#include "sow/position.h"
+#include "sow/rules.h"
+
+/* The deepest frontier (plies): 6 moves a ply make 6^12 lines beyond. */
+#define SOW_UNITS_MAX_DEPTH 12
+
+/* One question and its answer. Scores are score units (sow/rules.h), the
+ * frontier node's mover's view. */
+typedef struct sow_unit {
+    sow_move line[SOW_UNITS_MAX_DEPTH]; /* the moves from the root */
+    int nline;
+    int threshold;        /* the question: score >= threshold? */
+    bool done;            /* answered (else asked and not answered: in flight) */
+    int bound;            /* the answer: score >= bound if bound >= threshold,
+                             else score <= bound */
+    uint64_t nodes;       /* search nodes, all threads */
+    double cpu_seconds;   /* process CPU time while it was solved */
+    double seconds;       /* wall-clock */
+    int worker;           /* who solved it: 0 the manager's process */
+} sow_unit;
+
+/* Where the questions and answers go (e.g. the ledger); every member may
+ * be NULL. An error from a callback stops the solve with that error. */
+typedef struct sow_units_journal {
+    sow_err (*asked)(void *ctx, const sow_unit *u);    /* before it is solved */
+    sow_err (*answered)(void *ctx, const sow_unit *u); /* durable on return */
+    void *ctx;
+} sow_units_journal;
+
+/* Progress, after each answered unit (calling thread). */
+typedef struct sow_units_progress {
+    int lower, upper;       /* proven bounds on the root score */
+    uint64_t units;         /* answered in this run */
+    uint64_t nodes;
+    double cpu_seconds, seconds;
+} sow_units_progress;
+
+typedef struct sow_units_callbacks {
+    void (*progress)(void *ctx, const sow_units_progress *pr);
+    /* The search's reports inside a unit, and the database's. */
+    void (*search_progress)(void *ctx, const sow_search_progress *pr);
+    sow_progress_fn db_progress;
+    void *ctx;
+    double progress_every;  /* seconds between search reports (<= 0: 1 s) */
+} sow_units_callbacks;
+
+typedef struct sow_units_result {
+    int score, value;        /* once solved (SOW_OK) */
+    sow_outcome outcome;
+    sow_move best;           /* a best root move */
+    int lower, upper;        /* proven bounds on the root score, always */
+    uint64_t units;          /* answered in this run */
+    uint64_t reused;         /* answers given (an earlier run's) */
+    uint64_t frontier;       /* frontier nodes (questions are about these) */
+    uint64_t nodes;          /* this run */
+    double cpu_seconds;      /* this run, units only */
+    double seconds;          /* this run, wall-clock, database included */
+    int db_seeds;            /* the database used; 0: none */
+    char error[SOW_PLAN_WHY];
+} sow_units_result;
+
+/* Solves `root` (a position of g, not in a pie opening) by work units over
+ * the frontier at `depth` plies (1..SOW_UNITS_MAX_DEPTH), with the plan's
+ * threads, table and database (from sow_plan_make for this g and root; its
+ * trial is not run: a decomposed solve is a long one). known[0..nknown):
+ * answers of earlier runs of this solve (units not done, or whose line is
+ * not a frontier node, are ignored). Every question goes to j->asked and
+ * its answer to j->answered at once. Returns SOW_OK (out->score exact),
+ * SOW_E_INTERRUPTED (plan->limits.stop or time_limit; out->lower/upper
+ * hold what is proven), SOW_E_ARG (depth, pie opening, a game over),
+ * the database's and the search's errors and the journal's, with
+ * out->error saying why. */
+sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *plan, int depth,
+                        const sow_unit *known, size_t nknown, const sow_units_journal *j,
+                        const sow_units_callbacks *cb, sow_units_result *out);
+
+/* What answers prove about the root without solving anything: bounds on
+ * its score (minimax of the frontier's bounds), how many frontier nodes
+ * there are and how many are still open (not exact). SOW_E_ARG for a bad
+ * depth; SOW_E_NOMEM. Thread-safe. */
+typedef struct sow_units_bounds {
+    int lower, upper;
+    uint64_t frontier, exact;
+} sow_units_bounds;
+sow_err sow_units_prove(const sow_game *g, const sow_pos *root, int depth,
+                        const sow_unit *known, size_t nknown, sow_units_bounds *out);
+
+/* The line of a unit as text ("3,1,6"), at least 4 * SOW_UNITS_MAX_DEPTH
+ * bytes; and back (SOW_E_MOVE on bad syntax, SOW_E_LIMIT if too long). */
+#define SOW_UNITS_LINE_TEXT (4 * SOW_UNITS_MAX_DEPTH + 1)
+void sow_units_line_format(const sow_unit *u, char *buf, size_t size);
+sow_err sow_units_line_parse(const sow_game *g, const char *text, sow_unit *u);
+
+#endif

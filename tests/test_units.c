@@ -1,0 +1,269 @@
+/* test_units.c - the solve by work units (sow/units.h): the value it
+ * combines from frontier answers equals the reference solver's on small
+ * boards of every game at several frontier depths, with and without a
+ * database; resuming from any part of an earlier run's answers gives the
+ * same value and asks no question the answers decide; the bounds that
+ * partial answers prove hold the value; bad depths and the pie opening are
+ * refused; an interrupted solve reports bounds that hold the value.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sow/game.h"
+#include "sow/plan.h"
+#include "sow/refsolve.h"
+#include "sow/rules.h"
+#include "sow/units.h"
+
+static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
+{
+    sow_config c = {id, m, n, variant};
+    assert_int_equal(sow_game_init(g, &c), SOW_OK);
+}
+
+/* The journal of a test: every answer kept, in order. */
+typedef struct kept {
+    sow_unit u[4096];
+    size_t n, asked;
+} kept;
+
+static sow_err on_asked(void *ctx, const sow_unit *u)
+{
+    ((kept *)ctx)->asked++;
+    return SOW_OK;
+}
+
+static sow_err on_answered(void *ctx, const sow_unit *u)
+{
+    kept *k = ctx;
+    assert_true(u->done);
+    assert_true(k->n < 4096);
+    k->u[k->n++] = *u;
+    return SOW_OK;
+}
+
+static sow_plan plan_for(const sow_game *g, const sow_pos *p, bool db, int threads)
+{
+    sow_limits lim = {.memory = 256u << 20, .threads = threads, .value_only = true};
+    if (!db || g->cycles)
+        lim.no_db = true;
+    sow_plan plan;
+    assert_int_equal(sow_plan_make(g, p, &lim, &plan), SOW_OK);
+    return plan;
+}
+
+static int ref_score(const sow_game *g, const sow_pos *p)
+{
+    sow_solution s;
+    assert_int_equal(sow_ref_solve(g, p, false, 256, &s), SOW_OK);
+    return s.score;
+}
+
+/* Solves by units and checks the value and the best move against the
+ * reference solver; returns the answers in *k. */
+static void check_board(const sow_game *g, const sow_pos *p, int depth, bool db, int threads,
+                        kept *k)
+{
+    int want = ref_score(g, p);
+    sow_plan plan = plan_for(g, p, db, threads);
+    sow_units_journal j = {on_asked, on_answered, k};
+    sow_units_result r;
+    k->n = k->asked = 0;
+    sow_err e = sow_units_solve(g, p, &plan, depth, NULL, 0, &j, NULL, &r);
+    if (e)
+        fail_msg("%s", r.error);
+    assert_int_equal(r.score, want);
+    assert_int_equal(r.lower, want);
+    assert_int_equal(r.upper, want);
+    assert_int_equal(r.units, k->n);
+    assert_int_equal(k->asked, k->n);
+    /* The best move achieves the value. */
+    sow_pos q = *p;
+    sow_make(g, &q, r.best);
+    int v = ref_score(g, &q);
+    if (sow_pos_to_move(&q) != sow_pos_to_move(p))
+        v = -v;
+    assert_int_equal(v, want);
+}
+
+static void test_every_game(void **state)
+{
+    static const struct {
+        sow_game_id id;
+        int m, n;
+        unsigned variant;
+    } boards[] = {
+        {SOW_KALAH, 3, 3, 0},
+        {SOW_KALAH, 4, 2, 0},
+        {SOW_KALAH, 3, 3, SOW_VAR_EMPTY_CAPTURE},
+        {SOW_KALAH, 4, 2, SOW_VAR_END_ON_TURN},
+        {SOW_CHUNGKALA, 3, 3, 0},
+        {SOW_CHUNGKALA, 3, 2, 0},
+        {SOW_CONGKAK, 4, 3, 0},
+        {SOW_CONGKAK, 3, 3, 0},
+        {SOW_TOGUZ, 2, 3, 0},
+        {SOW_TOGUZ, 2, 2, 0},
+    };
+    static kept k;
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        sow_game g;
+        game_of(&g, boards[b].id, boards[b].m, boards[b].n, boards[b].variant);
+        sow_pos p;
+        sow_game_start(&g, &p);
+        for (int depth = 1; depth <= 5; depth += 2)
+            for (int db = 0; db <= 1; db++)
+                check_board(&g, &p, depth, db, 1 + db, &k);
+    }
+}
+
+/* Positions a few moves into a game, to leave the starting position. */
+static void test_positions(void **state)
+{
+    static kept k;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 2, 0);
+    /* The k-th legal move at each ply. */
+    static const int lines[][3] = {{0, 1, 0}, {2, 0, 0}, {1, 3, 1}};
+    for (int i = 0; i < 3; i++) {
+        sow_pos p;
+        sow_game_start(&g, &p);
+        for (int d = 0; d < 3 && !sow_over(&g, &p); d++) {
+            sow_move ms[SOW_MAX_MOVES];
+            int n = sow_moves(&g, &p, ms);
+            sow_make(&g, &p, ms[lines[i][d] % n]);
+        }
+        if (!sow_over(&g, &p))
+            check_board(&g, &p, 2, false, 1, &k);
+    }
+}
+
+/* Resuming from the first half, or every other, of a run's answers: the
+ * same value, no answer asked again, and bounds that hold the value. */
+static void test_resume(void **state)
+{
+    static kept full, again;
+    sow_game g;
+    game_of(&g, SOW_CHUNGKALA, 3, 3, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    check_board(&g, &p, 3, false, 1, &full);
+    assert_true(full.n >= 4);
+    int want = ref_score(&g, &p);
+    static sow_unit part[4096];
+    for (int mode = 0; mode < 3; mode++) {
+        size_t n = 0;
+        for (size_t i = 0; i < full.n; i++)
+            if (mode == 0 ? i < full.n / 2 : mode == 1 ? i % 2 == 0 : true)
+                part[n++] = full.u[i];
+        /* An unanswered question is ignored. */
+        part[n] = full.u[0];
+        part[n].done = false;
+        part[n].bound = 1000;
+        sow_units_bounds b;
+        assert_int_equal(sow_units_prove(&g, &p, 3, part, n + 1, &b), SOW_OK);
+        assert_true(b.lower <= want && want <= b.upper);
+        if (mode == 2)
+            assert_int_equal(b.lower, b.upper);
+        sow_plan plan = plan_for(&g, &p, false, 1);
+        sow_units_journal j = {on_asked, on_answered, &again};
+        again.n = again.asked = 0;
+        sow_units_result r;
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, part, n + 1, &j, NULL, &r), SOW_OK);
+        assert_int_equal(r.score, want);
+        assert_int_equal(r.reused, n);
+        assert_true(again.n <= full.n - n);
+        if (mode == 2)
+            assert_int_equal(again.n, 0);
+        /* No question the given answers decide is asked again. */
+        for (size_t i = 0; i < again.n; i++)
+            for (size_t m = 0; m < n; m++)
+                assert_false(again.u[i].nline == part[m].nline &&
+                             memcmp(again.u[i].line, part[m].line, (size_t)part[m].nline) == 0 &&
+                             again.u[i].threshold == part[m].threshold);
+    }
+}
+
+static void test_refused(void **state)
+{
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 3, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    sow_plan plan = plan_for(&g, &p, false, 1);
+    sow_units_result r;
+    assert_int_equal(sow_units_solve(&g, &p, &plan, 0, NULL, 0, NULL, NULL, &r), SOW_E_ARG);
+    assert_true(strlen(r.error) > 0);
+    assert_int_equal(sow_units_solve(&g, &p, &plan, SOW_UNITS_MAX_DEPTH + 1, NULL, 0, NULL, NULL,
+                                     &r),
+                     SOW_E_ARG);
+    sow_units_bounds b;
+    assert_int_equal(sow_units_prove(&g, &p, 0, NULL, 0, &b), SOW_E_ARG);
+    sow_game gp;
+    game_of(&gp, SOW_KALAH, 4, 3, SOW_VAR_PIE);
+    sow_pos pp;
+    sow_game_start(&gp, &pp);
+    sow_limits lim = {.memory = 64u << 20, .threads = 1, .no_db = true, .pie_opening = true};
+    assert_int_equal(sow_plan_make(&gp, &pp, &lim, &plan), SOW_OK);
+    assert_int_equal(sow_units_solve(&gp, &pp, &plan, 2, NULL, 0, NULL, NULL, &r), SOW_E_ARG);
+}
+
+/* A journal error stops the solve; the stop flag interrupts it with
+ * bounds that hold the value. */
+static sow_err refuse(void *ctx, const sow_unit *u)
+{
+    int *left = ctx;
+    return --*left < 0 ? SOW_E_IO : SOW_OK;
+}
+
+static void test_stopped(void **state)
+{
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 2, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    int want = ref_score(&g, &p);
+    sow_plan plan = plan_for(&g, &p, false, 1);
+    int left = 2;
+    sow_units_journal j = {NULL, refuse, &left};
+    sow_units_result r;
+    assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r), SOW_E_IO);
+    assert_int_equal(r.units, 2);
+    assert_true(r.lower <= want && want <= r.upper);
+    volatile int stop = 1;
+    plan.limits.stop = &stop;
+    assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, NULL, NULL, &r),
+                     SOW_E_INTERRUPTED);
+    assert_true(r.lower <= want && want <= r.upper);
+    assert_true(r.lower < r.upper);
+}
+
+static void test_line_text(void **state)
+{
+    sow_game g;
+    game_of(&g, SOW_TOGUZ, 9, 9, 0);
+    sow_unit u;
+    assert_int_equal(sow_units_line_parse(&g, "3,7x,1", &u), SOW_OK);
+    assert_int_equal(u.nline, 3);
+    char buf[SOW_UNITS_LINE_TEXT];
+    sow_units_line_format(&u, buf, sizeof buf);
+    assert_string_equal(buf, "3,7x,1");
+    assert_int_not_equal(sow_units_line_parse(&g, "3,,1", &u), SOW_OK);
+    assert_int_not_equal(sow_units_line_parse(&g, "1,1,1,1,1,1,1,1,1,1,1,1,1", &u), SOW_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game), cmocka_unit_test(test_positions),
+        cmocka_unit_test(test_resume),     cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_stopped),    cmocka_unit_test(test_line_text),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
