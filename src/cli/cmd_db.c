@@ -174,9 +174,6 @@ static void on_wait(void *ctx, const char *dir, long holder)
 static void setup_game(cli_game *cg)
 {
     cli_game_setup(cg, true, true);
-    if (cg->g.cycles)
-        cli_fail("db: %s can repeat positions, so it has no retrograde database "
-                 "(kalah, chungkala and congkak do)", sow_game_name(cg->cfg.game));
 }
 
 /* "0..12", "0..3,5,7..12" or "none": the seed counts k <= K with set[k]. */
