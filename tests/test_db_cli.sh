@@ -31,6 +31,16 @@ grep -q "kalah-m3: seed counts 0..12, complete" "$T/out" || fail "verify output:
 expect_status 0 "$SOW" db info "$T/db/congkak-m3-k7.sowdb"
 grep -q "entries     792" "$T/out" || fail "info output: $(cat "$T/out")"
 
+# Toguz (cycles): build both variants, verify, info, and query against solve
+# (solve's own database, and the reference solver) below.
+expect_status 0 "$SOW" db build toguz --pits 3 --max-seeds 6 --dir "$T/db" --quiet
+expect_status 0 "$SOW" db build toguz --pits 3 --max-seeds 6 --variant no-tuzdik --dir "$T/db" --quiet
+expect_status 0 "$SOW" db verify "$T/db"
+grep -q "toguz-m3: seed counts 0..6, complete" "$T/out" || fail "verify toguz: $(cat "$T/out")"
+expect_status 0 "$SOW" db info "$T/db/toguz-m3-k2.sowdb"
+# 21 boards of 6 pits, 4 x 15 with one tuzdik, 2 x 10 with two
+grep -q "entries     101" "$T/out" || fail "info toguz: $(cat "$T/out")"
+
 same() { # same GAME ARGS...: db query and solve agree
   "$SOW" db query "$@" --dir "$T/db" --json >"$T/q.json"
   "$SOW" solve "$@" --json >"$T/s.json"
@@ -61,9 +71,22 @@ same chungkala --pits 3 --seeds 2 --moves 3,1
 same congkak --pits 3 --seeds 2
 same congkak --position 1,0,4/3/0,2,1/1/n
 same kalah --position 0,0,0/9/0,1,2/6/s
+same toguz --pits 3 --seeds 1
+same toguz --pits 3 --seeds 1 --variant no-tuzdik
+same toguz --pits 3 --seeds 1 --moves 3,2
+# and the reference solver (path-based repetition rule), independent of both
+# (3 pits are checked against it in tests/test_toguz_db.c, with fewer stones)
+"$SOW" db build toguz --pits 2 --max-seeds 12 --dir "$T/db" --quiet
+"$SOW" db build toguz --pits 2 --max-seeds 12 --variant no-tuzdik --dir "$T/db" --quiet
+for a in "--pits 2 --seeds 2" "--pits 2 --seeds 3" "--pits 2 --seeds 3 --variant no-tuzdik"; do
+  # shellcheck disable=SC2086
+  q=$("$SOW" db query toguz $a --dir "$T/db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')
+  # shellcheck disable=SC2086
+  r=$("$SOW" solve toguz $a --reference --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])')
+  [ "$q" = "$r" ] || fail "toguz $a: db query $q, reference $r"
+done
 
 # Bad input: one line, exit 2.
-expect_status 2 "$SOW" db build toguz --pits 3 --max-seeds 4 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --max-seeds 4 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --pits 3 --dir "$T/x"
 expect_status 2 "$SOW" db build kalah --pits 6 --max-seeds 24 --memory 500 --dir "$T/x"
@@ -122,7 +145,7 @@ grep -q "exit status: 0 all good; 1 a problem" <("$SOW" db verify --help) || fai
 
 # info on a folder summarises its databases.
 expect_status 0 "$SOW" db info "$T/db"
-grep -q "a folder of 52 database files" "$T/out" || fail "info DIR: $(cat "$T/out")"
+grep -q "a folder of 92 database files" "$T/out" || fail "info DIR: $(cat "$T/out")"
 grep -q "^congkak-m3: seed counts 0..12, complete (13 files" "$T/out" || fail "info DIR: $(cat "$T/out")"
 grep -q "truncated" "$T/out" && fail "info DIR: $(cat "$T/out")"
 mkdir "$T/empty"

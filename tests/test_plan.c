@@ -265,13 +265,16 @@ static void test_cycles(void **state)
     sow_limits lim = {.memory = 4096 * MB, .threads = 1};
     sow_plan p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 0);
-    assert_non_null(strstr(p.why_db, "repeat"));
+    /* the biggest database that builds within the time: some, not all 50 */
+    assert_true(p.db_seeds > 0 && p.db_seeds < 50);
+    assert_non_null(strstr(p.why_db, "cycles"));
+    assert_true(p.trial_seconds == 0);
     lim.db_dir = "db";
-    make(&g, &lim, SOW_E_ARG);
+    make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
     lim.db_seeds = 5;
-    make(&g, &lim, SOW_E_ARG);
+    p = make(&g, &lim, SOW_OK);
+    assert_int_equal(p.db_seeds, 5);
 }
 
 /* Every move's value costs more search: a database at least as large, a

@@ -249,9 +249,8 @@ static void test_refusals(void **state)
     sow_db *db = (sow_db *)1;
     cfg t = {SOW_TOGUZ, 0};
     game_of(&t, 3, &g);
-    assert_int_equal(sow_db_open(&g, 4, NULL, NULL, &db, why, sizeof why), SOW_E_ARG);
-    assert_null(db);
-    assert_non_null(strstr(why, "toguz"));
+    assert_int_equal(sow_db_open(&g, 4, NULL, NULL, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db); /* Toguz's own checks: tests/test_toguz_db.c */
 
     cfg c = {SOW_CHUNGKALA, 0};
     game_of(&c, 2, &g);

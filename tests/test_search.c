@@ -202,6 +202,11 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
     for (int k = 0; k < ref.nmoves; k++) {
         assert_int_equal(r.sol.moves[k], ref.moves[k]);
         assert_true(r.move_exact[k]);
+        /* With cycles and an oracle a move's score is its child's path-free
+         * value, the reference's counts a return to the root as a repetition
+         * (doc/search.md, "Cycles"): they agree on the root's value only. */
+        if (g->cycles && su->oracle_seeds >= 0)
+            continue;
         if (r.sol.move_scores[k] != ref.move_scores[k])
             fail_msg("%s %dx%d %s move %d: score %d, reference %d", sow_game_name(g->cfg.game),
                      g->m, g->cfg.seeds, buf, k, r.sol.move_scores[k], ref.move_scores[k]);
@@ -590,7 +595,7 @@ static void test_small_tiny_table(void **state)
 static void test_small_oracle(void **state)
 {
     (void)state;
-    /* Toguz is never given an oracle (the solver ignores it there). */
+    /* Toguz too: its oracle is exact with cycles (check_position). */
     for (int seeds = 2; seeds <= 6; seeds += 4) {
         setup su = {1, seeds, 4};
         check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);

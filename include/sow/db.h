@@ -13,7 +13,9 @@
  *
  * The pie variant does not change any position's value (only how the
  * opening is scored), so a Kalah database with or without `pie` is the
- * same database. Toguz can cycle and has no database (SOW_E_ARG).
+ * same database. Toguz (which can cycle) has one too: the future is its
+ * exact value with endless play scoring 0 (doc/retrograde.md, "Toguz"), and
+ * the tuzdik state is part of the key.
  *
  * Thread safety: a sow_db is read-only once sow_db_open returns; probes
  * may run concurrently from any number of threads.
@@ -22,6 +24,7 @@
 #define SOW_DB_H
 
 #include <assert.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,6 +80,7 @@ typedef struct sow_db {
     int m;
     int max_seeds;
     int score_scale;
+    bool toguz;      /* Toguz: entries indexed by sow_toguz_rank_pos */
     const int8_t *table[SOW_DB_MAX_SEEDS + 1];
     sow_index ix;
     struct sow_db_priv *priv;
@@ -88,7 +92,7 @@ typedef struct sow_db {
 static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 {
     unsigned k;
-    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
+    uint64_t r = db->toguz ? sow_toguz_rank_pos(&db->ix, p, &k) : sow_index_rank_pos(&db->ix, p, &k);
     assert((int)k <= db->max_seeds);
     return &db->table[k][r];
 }
@@ -129,7 +133,7 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  *   read-only folder works.
  * opt may be NULL (defaults). On error, *out is NULL and a one-line reason
  * is written to why[0..why_size) (if why is not NULL).
- * Errors: SOW_E_ARG (Toguz; bad max_seeds), SOW_E_LIMIT (max_seeds beyond
+ * Errors: SOW_E_ARG (bad max_seeds), SOW_E_LIMIT (max_seeds beyond
  * the entry encoding), SOW_E_NOMEM (over opt->memory, or out of memory),
  * SOW_E_IO (dir missing or not a folder, cannot lock or write), SOW_E_FORMAT, SOW_E_CHECKSUM, SOW_E_MISMATCH, SOW_E_MISSING,
  * SOW_E_INTERRUPTED. */
@@ -168,12 +172,14 @@ typedef struct sow_db_header {
     int encoding;         /* SOW_DB_ENC_* */
     int index;            /* SOW_DB_IDX_* */
     int score_scale;
-    uint64_t entries;     /* C(k+2m-1, 2m-1) */
+    uint64_t entries;     /* sow_retro_level_size */
     uint64_t checksum;    /* XXH64 of the payload, seed 0 */
 } sow_db_header;
 
 enum { SOW_DB_ENC_INT8_FUTURE = 1 };
-enum { SOW_DB_IDX_COMBINADIC = 1 };
+/* 1: sow_index_rank of the 2m pits; 2 (Toguz): the tuzdik states' blocks,
+ * each ranked without its tuzdik pits (sow_toguz_rank_pos). */
+enum { SOW_DB_IDX_COMBINADIC = 1, SOW_DB_IDX_TOGUZ = 2 };
 #define SOW_DB_VERSION 1
 #define SOW_DB_HEADER_SIZE 64
 

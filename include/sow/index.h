@@ -147,4 +147,68 @@ static inline bool sow_index_prev(int parts, uint8_t *c)
 void sow_index_to_pos(int m, const uint8_t *c, sow_pos *p);
 void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c);
 
+/* ---- Toguz Kumalak: tuzdik states (doc/retrograde.md, "Toguz") --------
+ *
+ * A Toguz board also has a tuzdik state: t0 = the mover's tuzdik (a pit
+ * 1..m-1 of the opponent's row, byte SOW_B_TUZDIK of half 0), t1 = the
+ * opponent's (a pit of the mover's row); 0 = none; t0 != t1 unless both
+ * are 0. A tuzdik always holds 0 stones, so the key leaves it out: the
+ * P = 2m - (t0 > 0) - (t1 > 0) other pits, in the board key's order, ranked
+ * as sow_index_rank with P parts (term[] does not depend on the parts).
+ * A level (k stones) is the blocks of the states, by class j = number of
+ * tuzdiks, then within class 1 (t0, 0) for t0 = 1..m-1 and (0, t1) for
+ * t1 = 1..m-1, within class 2 (t0, t1) in lexicographic order:
+ *
+ *   | (0,0): C(k+2m-1,2m-1) | 2(m-1) blocks of C(k+2m-2,2m-2) | (m-1)(m-2) of C(k+2m-3,2m-3) |
+ *
+ * `no-tuzdik` boards have the first block only. m >= 2. */
+
+/* Where the block of state (t0, t1) starts in level k; ix has 2m parts. */
+static inline uint64_t sow_toguz_block(const sow_index *ix, int k, int t0, int t1)
+{
+    int m = ix->parts / 2;
+    int cls = (t0 > 0) + (t1 > 0);
+    /* C(k+P-1, P-1) = term[P-2][k+1] */
+    uint64_t i = cls == 0 ? 0 : cls == 1 ? (t0 ? (uint64_t)t0 - 1 : (uint64_t)(m - 2 + t1))
+                                         : (uint64_t)((t0 - 1) * (m - 2) + t1 - 1 - (t1 > t0));
+    uint64_t off = 0;
+    if (cls >= 1)
+        off += ix->term[2 * m - 2][k + 1];
+    if (cls >= 2)
+        off += 2 * (uint64_t)(m - 1) * ix->term[2 * m - 3][k + 1];
+    return off + i * ix->term[2 * m - cls - 2][k + 1];
+}
+
+/* The pits of p other than tuzdiks, in key order, into c; returns P. */
+static inline int sow_toguz_pits(int m, const sow_pos *p, uint8_t *c)
+{
+    int t0 = p->b[SOW_B_TUZDIK], t1 = p->b[SOW_HALF + SOW_B_TUZDIK], n = 0;
+    for (int j = 0; j < m; j++)
+        if (j != t1 - 1)
+            c[n++] = p->b[j];
+    for (int j = 0; j < m; j++)
+        if (j != t0 - 1)
+            c[n++] = p->b[SOW_HALF + j];
+    return n;
+}
+
+/* Index of p within its level (block + rank); *k gets its stone count. */
+static inline uint64_t sow_toguz_rank_pos(const sow_index *ix, const sow_pos *p, unsigned *k)
+{
+    uint8_t c[SOW_IDX_MAX_PARTS];
+    int P = sow_toguz_pits(ix->parts / 2, p, c);
+    uint64_t r = 0;
+    unsigned s = 0;
+    for (int j = 0; j < P - 1; j++) {
+        s += c[j];
+        r += ix->term[j][s];
+    }
+    *k = s + c[P - 1];
+    return sow_toguz_block(ix, (int)*k, p->b[SOW_B_TUZDIK], p->b[SOW_HALF + SOW_B_TUZDIK]) + r;
+}
+
+/* Entries of level k (m >= 2): all states, or only (0,0) without tuzdiks;
+ * UINT64_MAX if that does not fit. */
+uint64_t sow_toguz_level_count(int m, bool tuzdik, int k);
+
 #endif

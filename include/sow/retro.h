@@ -1,5 +1,5 @@
-/* sow/retro.h - retrograde analysis of the store games (Kalah, Chungkala,
- * Congkak): the computation of one seed count's table from the smaller
+/* sow/retro.h - retrograde analysis (Kalah, Chungkala, Congkak; Toguz
+ * with cycles): the computation of one seed count's table from the smaller
  * ones, over the perfect index of the boards with k seeds (sow/index.h).
  */
 #ifndef SOW_RETRO_H
@@ -25,9 +25,14 @@
  * margin is within [-k, k], so |score| <= k*scale + 1. */
 int sow_retro_max_seeds(const sow_game *g);
 
-/* Can g have a database at all? SOW_E_ARG for games that can cycle
- * (Toguz): retrograde analysis by seed count needs an acyclic game. */
+/* Can g have a database at all? Every game can (Toguz, which cycles, by
+ * its own builder: doc/retrograde.md "Toguz"); SOW_E_ARG for a malformed g. */
 sow_err sow_retro_supported(const sow_game *g);
+
+/* Entries of level k (the boards with exactly k seeds): C(k+2m-1, 2m-1),
+ * and for Toguz every tuzdik state's boards (sow_toguz_level_count);
+ * UINT64_MAX if that does not fit. */
+uint64_t sow_retro_level_size(const sow_game *g, int k);
 
 typedef struct sow_progress {
     int seeds;          /* seed count being built */

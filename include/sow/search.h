@@ -134,7 +134,7 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
 void sow_search_free(sow_search *s);
 
 /* Replaces the oracle (NULL: none); the table stays, its entries are exact
- * whatever the oracle. Ignored for games that cycle. */
+ * whatever the oracle. */
 void sow_search_set_oracle(sow_search *s, const sow_oracle *oracle);
 
 /* Sets options.time_limit for the next calls. */

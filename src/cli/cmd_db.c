@@ -88,7 +88,7 @@ static const char usage_db[] =
     "Endgame databases for kalah, chungkala and congkak: for every board of M\n"
     "pits per side with at most K seeds left in the pits, the optimal future\n"
     "gain of the player to move (doc/retrograde.md). One file per seed count\n"
-    "(doc/db-format.md). Toguz can repeat positions and has no database.\n"
+    "(doc/db-format.md). Toguz's are exact with cycles (doc/retrograde.md).\n"
     "\n"
     "build   computes and saves the seed counts D lacks (resumable, locked)\n"
     "info    a file's parameters, or a summary of a folder\n"
@@ -174,9 +174,6 @@ static void on_wait(void *ctx, const char *dir, long holder)
 static void setup_game(cli_game *cg)
 {
     cli_game_setup(cg, true, true);
-    if (cg->g.cycles)
-        cli_fail("db: %s can repeat positions, so it has no retrograde database "
-                 "(kalah, chungkala and congkak do)", sow_game_name(cg->cfg.game));
 }
 
 /* "0..12", "0..3,5,7..12" or "none": the seed counts k <= K with set[k]. */
@@ -255,7 +252,7 @@ static int db_build(int argc, char **argv)
     bool built[SOW_DB_MAX_SEEDS + 1], loaded[SOW_DB_MAX_SEEDS + 1];
     uint64_t positions = 0, built_positions = 0;
     for (int k = 0; k <= K; k++) {
-        uint64_t c = sow_index_count(2 * cg.cfg.pits, k);
+        uint64_t c = sow_retro_level_size(&cg.g, k);
         built[k] = sow_db_built(db, k);
         loaded[k] = !built[k];
         positions += c;

@@ -49,7 +49,7 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds)
     /* sum_{k<=K} C(k+P-1, P-1) = C(K+P, P) (hockey stick). */
     uint64_t total = 0;
     for (int k = 0; k <= max_seeds; k++) {
-        uint64_t c = sow_index_count(2 * g->m, k);
+        uint64_t c = sow_retro_level_size(g, k);
         if (c == UINT64_MAX || total + c < total || total + c > SIZE_MAX - sizeof(sow_db))
             return SIZE_MAX;
         total += c;
@@ -170,7 +170,7 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
                           sow_db *db, char *why, size_t why_size)
 {
     sow_db_priv *pv = db->priv;
-    uint64_t n = sow_index_count(2 * g->m, k);
+    uint64_t n = sow_retro_level_size(g, k);
     char name[128], path[4096], w[512];
     sow_db_file_name(g, k, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -219,7 +219,7 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
             return e;
         }
         if (e == SOW_E_MISSING)
-            *missing += sow_index_count(2 * g->m, k);
+            *missing += sow_retro_level_size(g, k);
         else if (e)
             return e;
     }
@@ -237,7 +237,7 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
     for (int k = 0; k <= db->max_seeds; k++) {
         if (db->table[k])
             continue;
-        uint64_t n = sow_index_count(2 * g->m, k);
+        uint64_t n = sow_retro_level_size(g, k);
         int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
         if (!t) {
             sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
@@ -263,7 +263,8 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
             remove_stale_temps(dir, name);
             sow_db_header h = {
                 .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
-                .encoding = SOW_DB_ENC_INT8_FUTURE, .index = SOW_DB_IDX_COMBINADIC,
+                .encoding = SOW_DB_ENC_INT8_FUTURE,
+                .index = db->toguz ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC,
                 .score_scale = g->score_scale, .entries = n,
             };
             e = sow_db_file_write(dir, name, &h, t, why, why_size);
@@ -286,8 +287,8 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     if (why && why_size)
         why[0] = '\0';
     if (sow_retro_supported(g) != SOW_OK) {
-        sow_db_say(why, why_size, "%s can repeat positions: retrograde databases by seed count "
-            "exist only for kalah, chungkala and congkak", sow_game_name(g->cfg.game));
+        sow_db_say(why, why_size, "%s on %d pits has no database", sow_game_name(g->cfg.game),
+                   g->m);
         return SOW_E_ARG;
     }
     if (max_seeds < 0) {
@@ -346,13 +347,14 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     db->m = g->m;
     db->max_seeds = max_seeds;
     db->score_scale = g->score_scale;
+    db->toguz = g->landing == SOW_LAND_TOGUZ;
     sow_index_init(&db->ix, 2 * g->m);
 
     int lock = -1, saved = 0;
     uint64_t missing = 0;
     if (!dir) {
         for (int k = 0; k <= max_seeds; k++)
-            missing += sow_index_count(2 * g->m, k);
+            missing += sow_retro_level_size(g, k);
     } else {
         sow_err e = load_all(g, dir, opt, db, &missing, why, why_size);
         /* Something to build: take the lock, then look again, since the

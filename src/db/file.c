@@ -126,8 +126,13 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
     h->checksum = get64(b + 56);
     if ((unsigned)h->game >= SOW_GAME_COUNT || h->m < 1 || h->m > SOW_MAX_PITS ||
         h->seeds < 0 || h->seeds > SOW_DB_MAX_SEEDS ||
-        h->encoding != SOW_DB_ENC_INT8_FUTURE || h->index != SOW_DB_IDX_COMBINADIC ||
-        h->entries != sow_index_count(2 * h->m, h->seeds)) {
+        h->encoding != SOW_DB_ENC_INT8_FUTURE ||
+        h->index != (h->game == SOW_TOGUZ ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC) ||
+        (h->game == SOW_TOGUZ && h->m < 2) ||
+        h->entries != (h->game == SOW_TOGUZ
+                           ? sow_toguz_level_count(h->m, !(h->variant & SOW_VAR_NO_TUZDIK),
+                                                   h->seeds)
+                           : sow_index_count(2 * h->m, h->seeds))) {
         sow_db_say(why, n, "%s: the header's parameters are inconsistent", path);
         return SOW_E_FORMAT;
     }

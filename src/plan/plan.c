@@ -41,6 +41,12 @@
 /* Without a forced database, search this long without one first: most
  * small boards are solved sooner than any database builds. */
 #define TRIAL_SECONDS 2.0
+/* Toguz (cycles): its builder's positions per second per thread (results/
+ * toguz.md), and the longest build the plan chooses by itself: above the
+ * database a search with cycles shares little, so the biggest database
+ * within this time is the plan. */
+#define CYCLE_BUILD_RATE 1.5e6
+#define CYCLE_BUILD_SECONDS 20.0
 /* Table: 4 MB (16 for every move's value, whose searches share more) up to
  * this excess, doubling per seed more; a bigger table than the search
  * needs is slower (its probes miss the caches). */
@@ -165,6 +171,38 @@ static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
     return e;
 }
 
+/* Games that cycle: the biggest database up to the board's stones that
+ * fits the memory (with the builder's scratch) and builds within
+ * CYCLE_BUILD_SECONDS by the model. */
+static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
+{
+    int board = out->board_seeds, best = 0;
+    int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
+    double secs = 0;
+    for (int k = 1; k <= kmax; k++) {
+        size_t bytes = sow_db_bytes(g, k);
+        if (bytes == SIZE_MAX || !fits(g, lim, board, k) ||
+            bytes + sow_retro_scratch_bytes(g, k) > lim->memory - table_mb(lim, board, k) * MB)
+            break;
+        double t = (double)bytes / (CYCLE_BUILD_RATE * lim->threads);
+        if (t > CYCLE_BUILD_SECONDS)
+            break;
+        best = k;
+        secs = t;
+    }
+    out->db_seeds = best;
+    if (best == 0)
+        snprintf(out->why_db, sizeof out->why_db,
+                 board == 0 ? "no database: no stones on the board"
+                            : "no database: the memory leaves no room for one");
+    else
+        snprintf(out->why_db, sizeof out->why_db,
+                 "database up to %d stones (%.0f MB, %.1f s modelled): with cycles the "
+                 "biggest that fits the memory and builds within %.0f s", best,
+                 mib(sow_db_bytes(g, best)), secs, CYCLE_BUILD_SECONDS);
+    return SOW_OK;
+}
+
 /* The database decision: out->db_seeds and its reason. */
 static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
 {
@@ -172,11 +210,6 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
     bool forced = lim->db_seeds > 0;
     if (lim->no_db || lim->db_seeds < 0) {
         snprintf(out->why_db, sizeof out->why_db, "no database: none asked for");
-        return SOW_OK;
-    }
-    if (g->cycles) {
-        snprintf(out->why_db, sizeof out->why_db,
-                 "no database: %s can repeat positions", sow_game_name(g->cfg.game));
         return SOW_OK;
     }
     if (forced) {
@@ -206,6 +239,8 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
             snprintf(out->why_db, sizeof out->why_db, "database up to %d seeds: as asked", k);
         return SOW_OK;
     }
+    if (g->cycles)
+        return plan_cycle_db(g, lim, out);
     int k = choose_db_seeds(g, lim, board);
     out->db_seeds = k;
     double cost = total_cost(g, board, k, lim->threads, lim->value_only);
@@ -259,9 +294,6 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         return fail(out, SOW_E_POSITION, "not a position of this game");
     if (L->no_db && (L->db_dir || L->db_seeds > 0))
         return fail(out, SOW_E_ARG, "--no-db excludes --db and --db-seeds");
-    if (g->cycles && (L->db_dir || L->db_seeds > 0))
-        return fail(out, SOW_E_ARG, "%s has no endgame database (it can repeat positions)",
-                    sow_game_name(g->cfg.game));
     if ((uint64_t)L->tt_mb * MB > L->memory)
         return fail(out, SOW_E_ARG, "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb,
                     mib(L->memory));
@@ -296,6 +328,9 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
     else if (L->db_seeds > 0)
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: the database size is forced");
+    else if (g->cycles)
+        snprintf(out->why_trial, sizeof out->why_trial,
+                 "no trial: with cycles a search above no database shares little");
     else if (L->db_dir)
         snprintf(out->why_trial, sizeof out->why_trial,
                  "no trial: the database folder may hold the files already");

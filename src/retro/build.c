@@ -61,6 +61,7 @@
 #include "clock.h"
 #include "rules_inline.h"
 #include "sow/retro.h"
+#include "toguz.h"
 
 /* scripts/sanitize runs TSan with clang and libomp, whose Archer tool
  * tells TSan about OpenMP's fork, barriers and join. gcc's libgomp is not
@@ -90,7 +91,13 @@ int sow_retro_max_seeds(const sow_game *g)
 
 sow_err sow_retro_supported(const sow_game *g)
 {
-    return g->cycles || g->landing == SOW_LAND_TOGUZ ? SOW_E_ARG : SOW_OK;
+    return g->landing == SOW_LAND_TOGUZ && g->m < 2 ? SOW_E_ARG : SOW_OK;
+}
+
+uint64_t sow_retro_level_size(const sow_game *g, int k)
+{
+    return g->landing == SOW_LAND_TOGUZ ? sow_toguz_level_count(g->m, g->tuzdik, k)
+                                        : sow_index_count(2 * g->m, k);
 }
 
 /* ---- Rows ---------------------------------------------------------------- */
@@ -526,6 +533,8 @@ static void free_tables(bctx *c, int k)
 
 size_t sow_retro_scratch_bytes(const sow_game *g, int k)
 {
+    if (g->landing == SOW_LAND_TOGUZ)
+        return sow_retro_toguz_scratch(g, k);
     /* rowsets and move tables of every seed count <= k */
     uint64_t rows = sow_index_count(g->m + 1, k); /* rows of <= k seeds */
     uint64_t per_row = ROW_BYTES + 4 + 16 + 16 * (uint64_t)g->m;
@@ -537,6 +546,8 @@ sow_err sow_retro_build(const sow_retro_job *job)
     const sow_game *g = job->g;
     if (sow_retro_supported(g) != SOW_OK)
         return SOW_E_ARG;
+    if (g->landing == SOW_LAND_TOGUZ)
+        return sow_retro_build_toguz(job);
     int k = job->k, m = g->m;
     if (k < 0 || k > sow_retro_max_seeds(g) || job->ix->parts != 2 * m)
         return SOW_E_ARG;

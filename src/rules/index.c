@@ -90,3 +90,14 @@ void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c)
     memcpy(c, p->b, (size_t)m);
     memcpy(c + m, p->b + SOW_HALF, (size_t)m);
 }
+
+uint64_t sow_toguz_level_count(int m, bool tuzdik, int k)
+{
+    uint64_t c0 = sow_index_count(2 * m, k);
+    if (!tuzdik || c0 == UINT64_MAX)
+        return c0;
+    unsigned __int128 t = (unsigned __int128)c0 +
+        (unsigned __int128)(2 * (m - 1)) * sow_index_count(2 * m - 1, k) +
+        (unsigned __int128)((m - 1) * (m - 2)) * sow_index_count(2 * m - 2, k);
+    return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}

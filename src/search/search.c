@@ -1269,7 +1269,9 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     s->opt = *opt;
     if (s->opt.progress_every <= 0)
         s->opt.progress_every = 1.0;
-    if (opt->oracle && !g->cycles) {
+    /* With cycles too: the oracle's entries are path-free exact values, and
+     * no node it answers can have an ancestor with its stores (doc/search.md). */
+    if (opt->oracle) {
         s->oracle = *opt->oracle;
         s->use_oracle = true;
     }
@@ -1304,7 +1306,7 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
 
 void sow_search_set_oracle(sow_search *s, const sow_oracle *oracle)
 {
-    s->use_oracle = oracle && !s->g->cycles;
+    s->use_oracle = oracle != NULL;
     if (s->use_oracle)
         s->oracle = *oracle;
     set_limits(s);
