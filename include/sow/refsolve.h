@@ -23,6 +23,13 @@
 #include "sow/game.h"
 #include "sow/solution.h"
 
+/* Which method sow_ref_solve_with uses. */
+typedef enum sow_ref_method {
+    SOW_REF_AUTO = 0,  /* FIXPOINT for games that can cycle, else PATH */
+    SOW_REF_PATH,      /* the memoised negamax above, repetitions on the path */
+    SOW_REF_FIXPOINT,  /* the level-by-level fixpoint below; no pie rule */
+} sow_ref_method;
+
 /* Solves `p`. `memory_mb` bounds the memo table: SOW_E_LIMIT if the game is
  * too big for it. `pie_opening`: `p` lies within South's opening turn of a
  * game with the pie rule (g->pie), so after that turn North may swap: each
@@ -31,5 +38,12 @@
  * calls may run concurrently. */
 sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
                       size_t memory_mb, sow_solution *out);
+
+/* sow_ref_solve with a chosen method (tests compare the two). FIXPOINT with
+ * `pie_opening` is SOW_E_ARG; FIXPOINT works for every other game too.
+ * nodes: PATH counts positions expanded, FIXPOINT the positions of the
+ * graph. */
+sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening,
+                           size_t memory_mb, sow_ref_method method, sow_solution *out);
 
 #endif
