@@ -86,6 +86,36 @@ static nv_score nv_solve(nv_solver *sv, const nv_state *s)
     return best;
 }
 
+/* The root value of s in the game where a repetition on the path ends
+ * play (s itself on the path): the best over moves of the child's value
+ * with s on the path. Counts the moves whose score differs from the value
+ * of the position they lead to (path_move_diffs). */
+static uint64_t path_move_diffs;
+
+static nv_score nv_root_on_path(nv_solver *sv, const nv_state *s)
+{
+    nv_move ms[2 * SOW_MAX_PITS];
+    int n = nv_moves(sv->r, s, ms);
+    nv_score best = {-100000, 0};
+    for (int k = 0; k < n; k++) {
+        nv_state c = *s;
+        nv_make(sv->r, &c, ms[k]);
+        sv->path[0] = *s;
+        sv->depth = 1;
+        nv_score v = nv_solve(sv, &c);
+        sv->depth = 0;
+        nv_score w = nv_solve(sv, &c);
+        if (c.mover != s->mover) {
+            v = nv_neg(v);
+            w = nv_neg(w);
+        }
+        path_move_diffs += v.margin != w.margin || v.tb != w.tb;
+        if (nv_better(v, best))
+            best = v;
+    }
+    return best;
+}
+
 /* Pie rule: q lies within South's opening turn. */
 static nv_score nv_pie_turn(nv_solver *sv, const nv_state *q)
 {
@@ -138,16 +168,26 @@ static uint64_t compare(const sow_game *g, const sow_pos *p, bool pie)
         best = nv_terminal(&r, &s);
         assert_int_equal(sol.best, -1);
     } else {
-        sv->path[sv->depth++] = s;
+        /* Toguz: the root value of the game in which a repetition on the
+         * path ends play; a move's score is the value of the position it
+         * leads to, a root of its own (sow/refsolve.h) */
+        nv_score path_best = {-100000, 0};
+        if (r.game == SOW_TOGUZ)
+            path_best = nv_root_on_path(sv, &s);
         for (int k = 0; k < n; k++) {
             assert_int_equal(sol.moves[k], nv_to_move(ms[k]));
             nv_state c = s;
             nv_make(&r, &c, ms[k]);
             nv_score v;
             if (pie) {
+                sv->path[sv->depth++] = s;
                 v = nv_pie_turn(sv, &c);
+                sv->depth--;
             } else {
+                if (r.game != SOW_TOGUZ)
+                    sv->path[sv->depth++] = s; /* (no effect: no repetition) */
                 v = nv_solve(sv, &c);
+                sv->depth = 0;
                 if (c.mover != s.mover)
                     v = nv_neg(v);
             }
@@ -167,6 +207,11 @@ static uint64_t compare(const sow_game *g, const sow_pos *p, bool pie)
         }
         assert_true(sol.best >= 0 && sol.best < n);
         assert_int_equal(sol.move_scores[sol.best], sol.score);
+        if (r.game == SOW_TOGUZ) {
+            /* the two games' root values are equal (doc/search.md, Cycles) */
+            assert_int_equal(path_best.margin, best.margin);
+            assert_int_equal(path_best.tb, best.tb);
+        }
     }
     assert_false(sv->overflow);
     if (sol.value != best.margin || sol.outcome != lex_outcome(best))
@@ -373,6 +418,45 @@ static void test_toguz_cycles(void **state)
     assert_true(total_repetitions > 100);
 }
 
+/* The two games of doc/search.md's "Cycles" differ in a move's score, not
+ * in a position's value. Toguz 2x1 "1,1/0/0,0/0/s" (South 1,1, North
+ * empty, South to move), worked by hand:
+ * - S1: the single stone moves on to S2 (0,2); North has no stone: the
+ *   game ends, South takes her 2: +2.
+ * - S2: the stone moves on to N1 (1 stone, odd: no capture); N1 -> N2;
+ *   S1 -> S2; N2 -> S1 (odd): back to the start, South to move, where S1
+ *   wins +2. So the position S2 leads to is worth +2 to South, and so is
+ *   the move; but counted as a repetition of the root (perpetual play,
+ *   kazans 0 - 0) the line S2 N1 S1 N2 scores 0.
+ * The reference gives every move the value of the position it leads to:
+ * +2 and +2, value +2; the path game's root value is +2 as well. */
+static void test_toguz_move_semantics(void **state)
+{
+    (void)state;
+    sow_game g;
+    init(&g, SOW_TOGUZ, 2, 1, 0);
+    sow_pos p;
+    assert_int_equal(sow_pos_parse(&g, "1,1/0/0,0/0/s", &p, NULL, 0), SOW_OK);
+    sow_solution fx, pa;
+    assert_int_equal(sow_ref_solve(&g, &p, false, 64, &fx), SOW_OK);
+    assert_int_equal(sow_ref_solve_with(&g, &p, false, 64, SOW_REF_PATH, &pa), SOW_OK);
+    assert_int_equal(fx.nmoves, 2);
+    assert_int_equal(fx.move_scores[0], 2);
+    assert_int_equal(fx.move_scores[1], 2);
+    assert_int_equal(fx.score, 2);
+    assert_int_equal(pa.move_scores[0], 2);
+    assert_int_equal(pa.move_scores[1], 0);
+    assert_int_equal(pa.score, 2);
+    path_move_diffs = 0;
+    compare(&g, &p, false);
+    assert_int_equal(path_move_diffs, 1);
+    /* the position after S2, as a root of its own: +2 for South */
+    sow_pos q = p;
+    sow_make(&g, &q, 1);
+    assert_int_equal(sow_ref_solve_with(&g, &q, false, 64, SOW_REF_PATH, &pa), SOW_OK);
+    assert_int_equal(pa.score, -2); /* North to move */
+}
+
 /* Every Toguz position of a small family: m pits per side, at most `stones`
  * stones in the pits, a few kazan splits, each side to move, with and
  * without tuzdiks. Many of them cycle; the kazan splits make perpetual play
@@ -434,6 +518,91 @@ static void test_toguz_small_family(void **state)
         fprintf(stderr, "%llu positions, %llu repetitions\n", (unsigned long long)count,
                 (unsigned long long)total_repetitions);
     assert_true(total_repetitions > 100);
+}
+
+/* ---- the fixpoint method against the path method ---- */
+
+/* p by both methods of the library: the same value; each move's fixpoint
+ * score is the path method's value of the position it leads to. Without
+ * cycles the two compute the same thing and every field must agree. */
+static int fixpoint_checks, fixpoint_cycle_moves;
+
+static void fixpoint_vs_path(const sow_game *g, const sow_pos *p)
+{
+    sow_solution fx, pa;
+    fixpoint_checks++;
+    assert_int_equal(sow_ref_solve_with(g, p, false, 256, SOW_REF_FIXPOINT, &fx), SOW_OK);
+    assert_int_equal(sow_ref_solve_with(g, p, false, 256, SOW_REF_PATH, &pa), SOW_OK);
+    assert_int_equal(fx.score, pa.score);
+    assert_int_equal(fx.nmoves, pa.nmoves);
+    for (int k = 0; k < fx.nmoves; k++) {
+        assert_int_equal(fx.moves[k], pa.moves[k]);
+        if (!g->cycles) {
+            assert_int_equal(fx.move_scores[k], pa.move_scores[k]);
+            continue;
+        }
+        sow_pos q = *p;
+        sow_make(g, &q, fx.moves[k]);
+        sow_solution c;
+        assert_int_equal(sow_ref_solve_with(g, &q, false, 256, SOW_REF_PATH, &c), SOW_OK);
+        int v = sow_pos_to_move(&q) == sow_pos_to_move(p) ? c.score : -c.score;
+        assert_int_equal(fx.move_scores[k], v);
+        fixpoint_cycle_moves += pa.move_scores[k] != v;
+    }
+}
+
+/* Every Toguz board the path method finishes from the start (2x1 to 2x3,
+ * both variants; from 3x1 on it runs for minutes), with positions of
+ * random games on them and random endgames of bigger boards; and small
+ * boards of the other games. */
+static void test_fixpoint_vs_path(void **state)
+{
+    (void)state;
+    static const board bs[] = {
+        {SOW_TOGUZ, 2, 1, 0}, {SOW_TOGUZ, 2, 2, 0}, {SOW_TOGUZ, 2, 3, 0},
+        {SOW_TOGUZ, 2, 1, NT}, {SOW_TOGUZ, 2, 2, NT}, {SOW_TOGUZ, 2, 3, NT},
+        {SOW_TOGUZ, 3, 3, 0}, {SOW_TOGUZ, 4, 4, 0}, {SOW_TOGUZ, 5, 5, NT}, {SOW_TOGUZ, 9, 9, 0},
+        {SOW_KALAH, 3, 2, 0}, {SOW_KALAH, 3, 2, EC | EOT}, {SOW_CHUNGKALA, 3, 2, 0},
+        {SOW_CONGKAK, 3, 2, 0},
+    };
+    uint64_t rng = 77;
+    for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) {
+        sow_game g;
+        init(&g, bs[i].game, bs[i].m, bs[i].n, bs[i].variant);
+        /* small boards from the start, big ones once few stones are left */
+        int left = g.m == 2 ? 2 * g.m * g.cfg.seeds : g.cycles ? (g.m == 9 ? 4 : 3) : 6;
+        for (int game = 0; game < 8; game++) {
+            sow_pos p;
+            sow_game_start(&g, &p);
+            bool checked_start = false;
+            for (int ply = 0; ply < 3000; ply++) {
+                int on_board = 0;
+                for (int pl = 0; pl < 2; pl++)
+                    for (int k = 1; k <= g.m; k++)
+                        on_board += sow_pos_pit(&p, pl, k);
+                if (on_board <= left && (game > 0 || !checked_start) &&
+                    nv_rand_below(&rng, 3) == 0) {
+                    fixpoint_vs_path(&g, &p);
+                    checked_start = true;
+                }
+                sow_move ms[SOW_MAX_MOVES];
+                int k = sow_moves(&g, &p, ms);
+                if (k == 0)
+                    break;
+                sow_make(&g, &p, ms[nv_rand_below(&rng, k)]);
+            }
+            if (game == 0 && g.m == 2) {
+                sow_game_start(&g, &p);
+                fixpoint_vs_path(&g, &p);
+            }
+        }
+    }
+    if (getenv("SOW_TEST_VERBOSE"))
+        fprintf(stderr, "%d positions, %d root moves scored otherwise with the root on the path\n",
+                fixpoint_checks, fixpoint_cycle_moves);
+    assert_true(fixpoint_checks > 150);
+    /* the root-on-path scores do differ from the positions' values */
+    assert_true(fixpoint_cycle_moves > 0);
 }
 
 /* ---- pie rule ---- */
@@ -532,6 +701,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_naive_endgames),
         cmocka_unit_test(test_toguz_cycles),
         cmocka_unit_test(test_toguz_small_family),
+        cmocka_unit_test(test_toguz_move_semantics),
+        cmocka_unit_test(test_fixpoint_vs_path),
         cmocka_unit_test(test_pie),
         cmocka_unit_test(test_api),
     };

@@ -528,6 +528,68 @@ static void test_toguz_stones_into_tuzdik(void **state)
     assert_refused("0,x,0,1/0/1,1,1,1/3/s", 1, SOW_E_MOVE);
 }
 
+/* Tuzdik corner cases (doc/rules.md, Toguz 2, 4, 5), each worked by hand
+ * on the 4-pit board (ring S1..S4 N1..N4). Text: South's row / her kazan /
+ * North's row / hers / mover; "x" in a row is the OTHER player's tuzdik. */
+static void test_toguz_tuzdik_corners(void **state)
+{
+    (void)state;
+    use(SOW_TOGUZ, 4, 0);
+    /* The last stone into the opponent's tuzdik in the mover's own row.
+     * North owns S1. S4(6): S4 N1 N2 N3 N4 S1; the stone for S1 goes to
+     * North's kazan, and the move ends there: N1, which now holds 2 (even),
+     * is not where the last stone fell, so nothing is captured; no claim
+     * is offered though South has no tuzdik. */
+    assert_moves("x,0,0,6/0/1,0,0,0/0/s", "4");
+    play("x,0,0,6/0/1,0,0,0/0/s", "4", "x,0,0,1/0/2,1,1,1/1/n");
+    /* The last stone into the mover's own tuzdik when it would have made
+     * 3 there: South owns N2 (empty, as a tuzdik always is). S4(3): S4 N1
+     * N2 -> South's kazan. No claim (she has one, and the stone is gone),
+     * no capture of N1 (2, even, but not the last pit). */
+    assert_moves("0,0,0,3/0/1,x,2,0/0/s", "4");
+    play("0,0,0,3/0/1,x,2,0/0/s", "4", "0,0,0,1/1/2,x,2,0/0/n");
+
+    /* North's claims, the mirror of the South cases of test_toguz_tuzdik.
+     * N4(3): N4 S1 S2; S2 becomes 3.
+     * - free: "4x" claims S2 (see test_toguz_tuzdik);
+     * - South owns N2: S2 is the mirrored pit (same number), refused; */
+    assert_moves("1,2,0,0/3/0,x,0,3/0/n", "4");
+    assert_refused("1,2,0,0/3/0,x,0,3/0/n", 3 | SOW_MOVE_CLAIM, SOW_E_MOVE);
+    play("1,2,0,0/3/0,x,0,3/0/n", "4", "2,3,0,0/3/0,x,0,1/0/s");
+    /* - South owns N3 instead: S2 may be claimed */
+    assert_moves("1,2,0,0/3/0,0,x,3/0/n", "4,4x");
+    play("1,2,0,0/3/0,0,x,3/0/n", "4x", "2,x,0,0/3/0,0,x,1/3/s");
+    /* - North already owns S3: refused */
+    assert_moves("1,2,x,0/0/0,0,0,3/3/n", "4");
+    assert_refused("1,2,x,0/0/0,0,0,3/3/n", 3 | SOW_MOVE_CLAIM, SOW_E_MOVE);
+    play("1,2,x,0/0/0,0,0,3/3/n", "4", "2,3,x,0/0/0,0,0,1/3/s");
+    /* - South's pit m (S4): N4(5): N4 S1 S2 S3 S4; S4 becomes 3, refused */
+    assert_moves("1,1,1,2/0/0,0,0,5/0/n", "4");
+    assert_refused("1,1,1,2/0/0,0,0,5/0/n", 3 | SOW_MOVE_CLAIM, SOW_E_MOVE);
+    play("1,1,1,2/0/0,0,0,5/0/n", "4", "2,2,2,3/0/0,0,0,1/0/s");
+    /* South's pit m-1 (S3) is fine: N4(4): N4 S1 S2 S3 */
+    assert_moves("1,1,2,0/0/0,0,0,4/0/n", "4,4x");
+
+    /* The end (rule 5) with stones only next to tuzdiks. North owns S2,
+     * South owns N3. North's N2(1) moves on to N3, South's tuzdik: to
+     * South's kazan (10 -> 11). South to move has no stone outside
+     * North's tuzdik: the game is over, and North's N4 (2 stones, next to
+     * South's tuzdik) goes to North, the row's owner (5 -> 7), not to the
+     * tuzdik's owner. South's total 11, North's 7: +4. */
+    sow_pos p = play("0,x,0,0/10/0,1,x,2/5/n", "2", "0,x,0,0/11/0,0,x,0/7/s");
+    assert_final(&p, 4, 4);
+    /* Without the move: the same ending position unswept scores alike. */
+    p = pos("0,x,0,0/11/0,0,x,2/5/s");
+    assert_final(&p, 4, 4);
+    /* One stone next to the opponent's tuzdik is a move: not over. */
+    assert_moves("0,x,1,0/11/0,0,x,2/5/s", "3");
+    /* North to move with her only stones in... none: N1 N2 N4 empty, N3
+     * South's tuzdik; South's S3 and S4 (next to North's tuzdik S2) go to
+     * South: 11 + 3 - 5 = +9 for South, -9 for North (to move). */
+    p = pos("0,x,1,2/11/0,0,x,0/5/n");
+    assert_final(&p, -9, 9);
+}
+
 /* ------------------------------------------------------------------ */
 /* Checked play, position checks, configurations                       */
 
@@ -707,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_toguz_end),
         cmocka_unit_test(test_toguz_tuzdik),
         cmocka_unit_test(test_toguz_stones_into_tuzdik),
+        cmocka_unit_test(test_toguz_tuzdik_corners),
         cmocka_unit_test(test_play_errors),
         cmocka_unit_test(test_position_check),
         cmocka_unit_test(test_config),

@@ -5,7 +5,9 @@
  * play are solved by both; value, outcome, best move's score and every
  * root move's score must be equal, with 1 and 2 threads, with and without
  * an oracle (an exact oracle built on the reference solver), with the pie
- * rule, and for Toguz with its cycles. Plus the transposition table's
+ * rule, and for Toguz with its cycles (the value, the best move and the
+ * PV against the fixpoint reference, every root move against the path
+ * method where it finishes: see path_checkable). Plus the transposition table's
  * packing, argument checks and the determinism of the fixed-depth search.
  *
  * `test_search_slow` (suite slow) adds bigger boards and Irving et al.'s
@@ -135,29 +137,37 @@ static struct {
     sow_config cfg;
     sow_pos p;
     bool pie;
+    sow_ref_method method;
     sow_err e;
     sow_solution s;
 } ref_memo[REF_MEMO];
 static int ref_count;
 
-static sow_err ref_solve(const sow_game *g, const sow_pos *p, bool pie, sow_solution *out)
+static sow_err ref_solve_with(const sow_game *g, const sow_pos *p, bool pie, sow_ref_method mt,
+                              sow_solution *out)
 {
     for (int i = 0; i < ref_count; i++)
-        if (ref_memo[i].pie == pie && sow_pos_eq(&ref_memo[i].p, p) &&
+        if (ref_memo[i].pie == pie && ref_memo[i].method == mt && sow_pos_eq(&ref_memo[i].p, p) &&
             memcmp(&ref_memo[i].cfg, &g->cfg, sizeof g->cfg) == 0) {
             *out = ref_memo[i].s;
             return ref_memo[i].e;
         }
-    sow_err e = sow_ref_solve(g, p, pie, REF_MB, out);
+    sow_err e = sow_ref_solve_with(g, p, pie, REF_MB, mt, out);
     if (ref_count < REF_MEMO) {
         ref_memo[ref_count].cfg = g->cfg;
         ref_memo[ref_count].p = *p;
         ref_memo[ref_count].pie = pie;
+        ref_memo[ref_count].method = mt;
         ref_memo[ref_count].e = e;
         ref_memo[ref_count].s = *out;
         ref_count++;
     }
     return e;
+}
+
+static sow_err ref_solve(const sow_game *g, const sow_pos *p, bool pie, sow_solution *out)
+{
+    return ref_solve_with(g, p, pie, SOW_REF_AUTO, out);
 }
 
 typedef struct setup {
@@ -199,14 +209,12 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
     assert_int_equal(r.sol.value, ref.value);
     assert_int_equal(r.sol.outcome, ref.outcome);
     assert_int_equal(r.sol.nmoves, ref.nmoves);
+    /* Every move's score is what it banks plus the value of the position it
+     * leads to (for Toguz with cycles too: the reference's fixpoint scoring,
+     * doc/search.md "Cycles"), with or without an oracle. */
     for (int k = 0; k < ref.nmoves; k++) {
         assert_int_equal(r.sol.moves[k], ref.moves[k]);
         assert_true(r.move_exact[k]);
-        /* With cycles and an oracle a move's score is its child's path-free
-         * value, the reference's counts a return to the root as a repetition
-         * (doc/search.md, "Cycles"): they agree on the root's value only. */
-        if (g->cycles && su->oracle_seeds >= 0)
-            continue;
         if (r.sol.move_scores[k] != ref.move_scores[k])
             fail_msg("%s %dx%d %s move %d: score %d, reference %d", sow_game_name(g->cfg.game),
                      g->m, g->cfg.seeds, buf, k, r.sol.move_scores[k], ref.move_scores[k]);
@@ -214,6 +222,7 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
     if (ref.nmoves) {
         assert_true(r.sol.best >= 0 && r.sol.best < r.sol.nmoves);
         assert_int_equal(r.sol.move_scores[r.sol.best], ref.score);
+        assert_int_equal(ref.move_scores[r.sol.best], ref.score);
         assert_true(r.pv_len >= 1);
         assert_int_equal(r.pv[0], r.sol.moves[r.sol.best]);
     }
@@ -226,8 +235,6 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
         for (int i = 0; i < r.pv_len && i < pv_check; i++) {
             int mover = sow_pos_to_move(&x);
             assert_int_equal(sow_play(g, &x, r.pv[i]), SOW_OK);
-            if (g->cycles)
-                break; /* reference values below the root depend on the path */
             sow_solution c;
             assert_int_equal(ref_solve(g, &x, false, &c), SOW_OK);
             int cs = sow_pos_to_move(&x) == mover ? c.score : -c.score;
@@ -281,6 +288,13 @@ static const board small_boards[] = {
     {SOW_TOGUZ, 2, 2, 0, 10},
     {SOW_TOGUZ, 2, 3, 0, 10},
     {SOW_TOGUZ, 2, 3, SOW_VAR_NO_TUZDIK, 10},
+    {SOW_TOGUZ, 2, 2, SOW_VAR_NO_TUZDIK, 6},
+    {SOW_TOGUZ, 2, 4, 0, 6},
+    {SOW_TOGUZ, 2, 4, SOW_VAR_NO_TUZDIK, 6},
+    {SOW_TOGUZ, 2, 5, 0, 4},
+    {SOW_TOGUZ, 3, 1, 0, 6},
+    {SOW_TOGUZ, 3, 1, SOW_VAR_NO_TUZDIK, 6},
+    {SOW_TOGUZ, 3, 2, 0, 4},
 };
 
 static void check_boards(const board *bs, size_t nb, const setup *su)
@@ -895,6 +909,8 @@ static void test_medium_vs_reference(void **state)
         {SOW_KALAH, 4, 3, 0, 4},     {SOW_KALAH, 4, 3, SOW_VAR_EMPTY_CAPTURE, 4},
         {SOW_CHUNGKALA, 4, 3, 0, 4}, {SOW_CONGKAK, 4, 4, 0, 4},
         {SOW_KALAH, 4, 3, SOW_VAR_END_ON_TURN, 2},
+        {SOW_TOGUZ, 3, 3, 0, 4},     {SOW_TOGUZ, 3, 3, SOW_VAR_NO_TUZDIK, 4},
+        {SOW_TOGUZ, 4, 1, 0, 4},     {SOW_TOGUZ, 2, 5, SOW_VAR_NO_TUZDIK, 4},
     };
     setup su = {2, -1, 64};
     check_boards(boards, sizeof boards / sizeof boards[0], &su);

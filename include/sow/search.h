@@ -19,9 +19,12 @@
  * on the path (just after a capture, or the root) has a path-free value:
  * only those take bounds from, and give bounds to, the transposition
  * table; the others use it for move ordering only (doc/search.md,
- * "Cycles"). The result equals sow_ref_solve's (see sow/refsolve.h): both
- * compute the value of the game tree in which a repetition on the path
- * ends the game as perpetual play.
+ * "Cycles"). Each root move's child is searched as a root of its own, so
+ * a move scores what it banks plus the value of the position it leads to,
+ * and the value, every move's score and the principal variation equal
+ * sow_ref_solve's (the endless game, endless play worth 0 future: the
+ * first repetition and endless play give the same value at a search's
+ * root, doc/search.md).
  *
  * Threads (OpenMP), ABDADA: every thread searches the same probe over the
  * shared table; a node far enough above the database marks itself busy

@@ -751,8 +751,8 @@ static sow_move tt_move(sow_search *s, const sow_pos *x)
     return tt_probe(&s->tt, key_of(&s->key, x), &d) ? d.move : TT_NO_MOVE;
 }
 
-/* A move of x (whose exact future is f; x is s->anc[s->nanc - 1]) that
- * achieves f: known children first, then the table's move, then the rest,
+/* A move of x (whose exact future is f, its children searched below
+ * s->anc[0..s->nanc)) that achieves f: known children first, then the table's move, then the rest,
  * each checked by a null-window search. Returns the index in ms, -1 on
  * error. */
 static int achieving_move(sow_search *s, const sow_pos *x, int f, const sow_move *ms, int n,
@@ -1022,19 +1022,24 @@ static sow_err solve_moves_parallel(sow_search *s, const sow_pos *p, int f,
 }
 
 /* The principal variation: from each node of known exact future, a move
- * achieving it (the root's best move first); s->anc holds the line. */
+ * achieving it (the root's best move first). Each node's children are
+ * searched as roots of their own, as the root moves were, so the values
+ * agree step by step; the line itself is kept to stop at a repetition. */
 static sow_err solve_pv(sow_search *s, const sow_pos *p, int f, sow_search_result *out)
 {
     const sow_game *g = s->g;
     s->pr.phase = "pv";
+    sow_pos line[SOW_PV_MAX + 1];
+    int nline = 0;
     sow_pos x = *p;
     int fx = f;
+    s->nanc = 0;
     while (out->pv_len < s->opt.pv_max && out->pv_len < SOW_PV_MAX) {
         sow_move ms[SOW_MAX_MOVES];
         int nm = sow_i_moves(g, &x, ms);
         if (nm == 0)
             break;
-        s->anc[s->nanc++] = x;
+        line[nline++] = x;
         int fc, k;
         if (out->pv_len == 0) {
             k = out->sol.best;
@@ -1050,7 +1055,7 @@ static sow_err solve_pv(sow_search *s, const sow_pos *p, int f, sow_search_resul
         sow_i_make(g, &x, ms[k]);
         fx = fc;
         bool rep;
-        if (g->cycles && (same_stores_above(s->anc, s->nanc, &x, &rep), rep))
+        if (g->cycles && (same_stores_above(line, nline, &x, &rep), rep))
             break; /* a repetition ends the line (perpetual play) */
     }
     return SOW_OK;
@@ -1100,8 +1105,11 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
     sow_err e = solve_value(s, p, out, &f);
     if (e)
         return e;
-    anc[0] = *p;
-    s->nanc = 1;
+    /* Every root move is scored as what it banks plus the value of the
+     * position it leads to, searched as a root of its own (nothing above
+     * it on the path): doc/rules.md's scoring with cycles, the reference's
+     * (doc/search.md, "Cycles"). The root's value is the same either way. */
+    s->nanc = 0;
     s->pr.phase = "moves";
     s->pr.nmoves = sol->nmoves;
     if (s->opt.value_only)
