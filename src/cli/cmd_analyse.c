@@ -17,6 +17,8 @@ static const char usage[] =
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
     "                   [--memory SIZE] [--multipv K] [--eval full|material]\n"
     "                   [--json]\n"
+    "       sow analyse GAME (--record FILE | --moves LIST --review)\n"
+    "                   [--threshold SEEDS] [--time S | --depth D | --nodes N] ...\n"
     "\n"
     "Iterative deepening alpha-beta over the exact solver's table and threads,\n"
     "with a heuristic evaluation at the horizon (doc/search.md, \"Analysis\").\n"
@@ -28,6 +30,21 @@ static const char usage[] =
     "prints the best so far (exit 130). Boards whose positions have no exact\n"
     "table key (Toguz 9x9, Congkak 7x7) use a hashed key: nothing read from\n"
     "the table counts as proof there.\n"
+    "\n"
+    "Game review: with --record FILE (or --moves LIST --review) every position\n"
+    "of the game is analysed within the limits (--time S is per position,\n"
+    "default 1 s), and each move is printed in the record notation with the\n"
+    "score before and after it, both from the mover's view (= marks an exact\n"
+    "value). A move that loses more than --threshold seeds (default 2) is\n"
+    "flagged: \"??\" a mistake when it also makes the outcome worse, \"?\" an\n"
+    "inaccuracy otherwise, with the engine's best move; with exact values\n"
+    "before and after, every move that makes the outcome worse is a mistake.\n"
+    "The engine's own choice is never flagged. Then a summary per side.\n"
+    "Review JSON keys: game, pits, seeds, variant, threshold, time_per_position,\n"
+    "depth, eval, moves [{ply, number, side, move, before, before_exact, after,\n"
+    "after_exact, loss, best, best_score, label (mistake | inaccuracy | null)}],\n"
+    "reviewed, stopped (done | interrupted), summary {south, north: {moves,\n"
+    "mistakes, inaccuracies, average_loss}}, threads, tt_mb.\n"
     "\n" CLI_GAME_HELP
     "  --time S            seconds (default: 10 unless --depth or --nodes)\n"
     "  --depth D           deepest iteration, 1..250 plies\n"
@@ -37,6 +54,8 @@ static const char usage[] =
     "                      (default 128)\n"
     "  --multipv K         score the K best moves exactly (default 1)\n"
     "  --eval E            full (default) or material (a leaf is the stores)\n"
+    "  --review            judge the moves of --moves LIST (implied by --record)\n"
+    "  --threshold SEEDS   a review flags moves that lose more (default 2)\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
     "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
@@ -58,6 +77,12 @@ static void on_sigint(int sig)
 }
 
 #define MAX_ITER 256
+/* A review analyses every position of a game: a second each by default
+ * (a 40-move game in under a minute). Its threshold is a default, not
+ * tuned: above one seed, so that an estimate that moves by a seed from
+ * one depth to the next flags nothing. */
+#define REVIEW_SECONDS 1.0
+#define REVIEW_THRESHOLD 2
 
 typedef struct analyse_state {
     const cli_game *cg;
@@ -148,7 +173,7 @@ typedef struct engine_opts {
 
 static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, const char *depth,
                          const char *nodes, const char *threads, const char *memory,
-                         const char *multipv, const char *eval)
+                         const char *multipv, const char *eval, double default_time)
 {
     memset(e, 0, sizeof *e);
     e->threads = threads ? cli_threads("--threads", threads) : cli_default_threads();
@@ -170,7 +195,7 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, c
     if (nodes)
         e->ao.max_nodes = (uint64_t)cli_int("--nodes", nodes, 1, 1L << 62);
     if (!time && !depth && !nodes)
-        e->ao.time_limit = 10;
+        e->ao.time_limit = default_time;
     e->ao.multipv = multipv ? (int)cli_int("--multipv", multipv, 1, SOW_MAX_MOVES) : 1;
     e->eval_name = eval ? eval : "full";
     if (strcmp(e->eval_name, "full") == 0) {
@@ -253,11 +278,203 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
     return strcmp(why, "interrupted") == 0 ? 130 : 0;
 }
 
+
+/* ---- The game review (--record FILE, or --moves LIST --review) ---------- */
+
+/* One position of the game, analysed: its score for its mover. */
+typedef struct reviewed {
+    int score;          /* score units, the mover's view */
+    bool exact;
+    int depth;
+    sow_move best;      /* meaningful when has_best */
+    bool has_best;
+} reviewed;
+
+/* One move of the game, judged. */
+typedef struct verdict {
+    int number;         /* the turn number players write ("12." / "12...") */
+    int side;           /* SOW_SOUTH or SOW_NORTH: the mover */
+    char move[32], best[32];
+    int before, after;  /* score units, the mover's view */
+    bool before_exact, after_exact;
+    int loss;           /* seeds: margin(before) - margin(after) */
+    const char *label;  /* "mistake", "inaccuracy" or NULL */
+} verdict;
+
+/* Move mv at p as the record writes it (Toguz: the two-digit form). */
+static void record_move(const sow_game *g, const sow_pos *p, sow_move mv, char *buf, size_t size)
+{
+    char text[32];
+    if (sow_record_format(g, p, &mv, 1, text, sizeof text, NULL) != SOW_OK) {
+        sow_move_format(mv, buf, size);
+        return;
+    }
+    const char *last = strrchr(text, ' '); /* past the move number, if any */
+    snprintf(buf, size, "%s", last ? last + 1 : text);
+}
+
+/* The label of a move that went from `before` to `after` (score units, the
+ * mover's view). A move that makes the outcome worse is a mistake: always
+ * when both values are exact (throwing away a win is a mistake whatever
+ * the seeds), else when it also loses more than the threshold (estimates
+ * move by a seed or two from one depth to the next). A move that loses
+ * more than the threshold and keeps the outcome is an inaccuracy. The
+ * engine's own choice is never flagged: its loss is the estimates' noise. */
+static const char *judge(int before, int after, bool exact, int loss, int threshold,
+                         bool played_best)
+{
+    bool worse = sow_outcome_of(after) < sow_outcome_of(before);
+    if (exact && worse)
+        return "mistake";
+    if (played_best || loss <= threshold)
+        return NULL;
+    return worse ? "mistake" : "inaccuracy";
+}
+
+static void fmt_score(const cli_game *cg, int score, bool exact, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%+d", exact ? "=" : "", sow_score_margin(&cg->g, score));
+}
+
+static void print_verdict(const cli_game *cg, const verdict *v)
+{
+    char b[16], a[16], num[16];
+    fmt_score(cg, v->before, v->before_exact, b, sizeof b);
+    fmt_score(cg, v->after, v->after_exact, a, sizeof a);
+    snprintf(num, sizeof num, "%d.%s", v->number, v->side == SOW_SOUTH ? "" : "..");
+    printf("%s %s  %s -> %s", num, v->move, b, a);
+    if (v->label)
+        printf("  %s (best %s, %s)", strcmp(v->label, "mistake") == 0 ? "??" : "?", v->best, b);
+    printf("\n");
+    fflush(stdout);
+}
+
+typedef struct side_sum {
+    int moves, mistakes, inaccuracies;
+    long loss;          /* seeds, the moves' positive losses added */
+} side_sum;
+
+static void json_verdict(const cli_game *cg, const verdict *v, int ply)
+{
+    printf("%s{\"ply\":%d,\"number\":%d,\"side\":\"%s\",\"move\":\"%s\",\"before\":%d,"
+           "\"before_exact\":%s,\"after\":%d,\"after_exact\":%s,\"loss\":%d,\"best\":\"%s\","
+           "\"best_score\":%d,\"label\":",
+           ply ? "," : "", ply + 1, v->number, v->side == SOW_SOUTH ? "south" : "north", v->move,
+           sow_score_margin(&cg->g, v->before), v->before_exact ? "true" : "false",
+           sow_score_margin(&cg->g, v->after), v->after_exact ? "true" : "false", v->loss,
+           v->best, sow_score_margin(&cg->g, v->before));
+    printf(v->label ? "\"%s\"}" : "null}", v->label);
+}
+
+/* Analyses every position of the game (cg->hist from the start), then
+ * judges each move from the scores before and after it. */
+static int review(cli_game *cg, engine_opts *eo, int threshold)
+{
+    int n = cg->nhist;
+    sow_pos *line = malloc(sizeof *line * (size_t)(n + 1));
+    reviewed *r = malloc(sizeof *r * (size_t)(n + 1));
+    verdict *v = malloc(sizeof *v * (size_t)(n > 0 ? n : 1));
+    if (!line || !r || !v)
+        cli_fail("analyse: out of memory");
+    sow_game_start(&cg->g, &line[0]);
+    for (int i = 0; i < n; i++) {
+        line[i + 1] = line[i];
+        sow_make(&cg->g, &line[i + 1], cg->hist[i]);
+    }
+    sow_search *s = engine_new(cg, eo);
+    static sow_analyse_info in;
+    side_sum sum[2] = {{0}};
+    int done = 0, number = 1;
+    bool interrupted = false;
+    if (cg->json) {
+        printf("{");
+        cli_json_game(cg);
+        printf(",\"threshold\":%d,\"time_per_position\":", threshold);
+        printf(eo->ao.time_limit > 0 ? "%g" : "null", eo->ao.time_limit);
+        printf(",\"depth\":");
+        printf(eo->ao.max_depth > 0 ? "%d" : "null", eo->ao.max_depth);
+        printf(",\"eval\":\"%s\",\"moves\":[", eo->eval_name);
+    }
+    for (int i = 0; i <= n; i++) {
+        sow_err e = sow_analyse(s, &line[i], &eo->ao, &in);
+        if (e && e != SOW_E_INTERRUPTED)
+            cli_fail("analyse: position after move %d: %s", i, sow_err_name(e));
+        if (stop_flag || (e == SOW_E_INTERRUPTED && in.depth == 0 && !in.exact)) {
+            interrupted = stop_flag;
+            if (!interrupted)
+                cli_fail("analyse: the position after move %d got no depth within the limit "
+                         "(give more --time)", i);
+            break;
+        }
+        r[i] = (reviewed){in.score, in.exact, in.depth, 0, in.best >= 0};
+        if (in.best >= 0)
+            r[i].best = in.moves[in.best];
+        if (i == 0)
+            continue;
+        /* Move i-1 is judged now that the position after it is known. */
+        int k = i - 1, mover = sow_pos_to_move(&line[k]);
+        if (k > 0 && mover == SOW_SOUTH && sow_pos_to_move(&line[k - 1]) == SOW_NORTH)
+            number++;
+        verdict *x = &v[k];
+        x->number = number;
+        x->side = mover;
+        record_move(&cg->g, &line[k], cg->hist[k], x->move, sizeof x->move);
+        x->best[0] = '\0';
+        if (r[k].has_best)
+            record_move(&cg->g, &line[k], r[k].best, x->best, sizeof x->best);
+        x->before = r[k].score;
+        x->before_exact = r[k].exact;
+        x->after = sow_pos_to_move(&line[i]) == mover ? r[i].score : -r[i].score;
+        x->after_exact = r[i].exact;
+        x->loss = sow_score_margin(&cg->g, x->before) - sow_score_margin(&cg->g, x->after);
+        x->label = judge(x->before, x->after, x->before_exact && x->after_exact, x->loss,
+                         threshold, r[k].has_best && r[k].best == cg->hist[k]);
+        side_sum *ss = &sum[mover == SOW_SOUTH ? 0 : 1];
+        ss->moves++;
+        ss->loss += x->loss > 0 ? x->loss : 0;
+        ss->mistakes += x->label && strcmp(x->label, "mistake") == 0;
+        ss->inaccuracies += x->label && strcmp(x->label, "inaccuracy") == 0;
+        if (cg->json)
+            json_verdict(cg, x, k);
+        else
+            print_verdict(cg, x);
+        done = i;
+    }
+    uint64_t nodes = in.nodes;
+    sow_search_free(s);
+    const char *names[2] = {"south", "north"};
+    if (cg->json) {
+        printf("],\"reviewed\":%d,\"stopped\":\"%s\",\"summary\":{", done,
+               interrupted ? "interrupted" : "done");
+        for (int j = 0; j < 2; j++)
+            printf("%s\"%s\":{\"moves\":%d,\"mistakes\":%d,\"inaccuracies\":%d,"
+                   "\"average_loss\":%.2f}", j ? "," : "", names[j], sum[j].moves,
+                   sum[j].mistakes, sum[j].inaccuracies,
+                   sum[j].moves ? (double)sum[j].loss / sum[j].moves : 0.0);
+        printf("},\"threads\":%d,\"tt_mb\":%zu,\"last_nodes\":%llu}\n", eo->threads, eo->tt_mb,
+               (unsigned long long)nodes);
+    } else {
+        for (int j = 0; j < 2; j++)
+            printf("%s: %d moves, %d mistake%s, %d inaccurac%s, average loss %.2f seeds\n",
+                   names[j], sum[j].moves, sum[j].mistakes, sum[j].mistakes == 1 ? "" : "s",
+                   sum[j].inaccuracies, sum[j].inaccuracies == 1 ? "y" : "ies",
+                   sum[j].moves ? (double)sum[j].loss / sum[j].moves : 0.0);
+        if (interrupted)
+            printf("interrupted after %d of %d moves\n", done, n);
+    }
+    fflush(stdout);
+    free(line);
+    free(r);
+    free(v);
+    return interrupted ? 130 : 0;
+}
+
 int cmd_analyse(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *time = NULL, *depth = NULL, *nodes = NULL, *threads = NULL, *memory = NULL,
-               *multipv = NULL, *eval = NULL;
+               *multipv = NULL, *eval = NULL, *threshold = NULL;
+    bool review_flag = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"time", OPT_STRING, &time},
                             {"depth", OPT_STRING, &depth},
@@ -266,19 +483,34 @@ int cmd_analyse(int argc, char **argv)
                             {"memory", OPT_STRING, &memory},
                             {"multipv", OPT_STRING, &multipv},
                             {"eval", OPT_STRING, &eval},
+                            {"review", OPT_FLAG, &review_flag},
+                            {"threshold", OPT_STRING, &threshold},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
+    /* A record file is a game to review; a move list is a position to
+     * analyse unless --review asks for its moves to be judged. */
+    bool is_review = review_flag || cg.record_file;
+    if (review_flag && !cg.moves && !cg.record_file)
+        cli_fail("analyse: --review needs the game: --moves LIST or --record FILE");
+    if (threshold && !is_review)
+        cli_fail("analyse: --threshold applies to a review (--record FILE or --review)");
+    if (is_review && multipv)
+        cli_fail("analyse: --multipv does not apply to a review");
     cli_game_setup(&cg, true, true);
-    if (cg.pie_opening)
+    if (cg.pie_opening || (is_review && cg.g.pie))
         cli_fail("analyse: positions within the pie rule's opening turn are not supported "
                  "(sow solve handles them)");
     engine_opts eo;
-    engine_setup(&cg, &eo, time, depth, nodes, threads, memory, multipv, eval);
+    engine_setup(&cg, &eo, time, depth, nodes, threads, memory, multipv, eval,
+                 is_review ? REVIEW_SECONDS : 10);
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
+    if (is_review)
+        return review(&cg, &eo, threshold ? (int)cli_int("--threshold", threshold, 0, 1000)
+                                          : REVIEW_THRESHOLD);
     return analyse_one(&cg, &eo);
 }
