@@ -84,6 +84,71 @@ done
 expect_status 0 "$SOW" analyse kalah --position 0,0,0/5/1,0,0/6/s --json
 json 'd["exact"] is True and d["depth"] == 0 and d["score"] == -2 and d["best"] is None'
 
+# The game review. On a small board every value is exact, so each label
+# must follow from `sow solve`'s value of each position: a move that makes
+# the outcome worse is a mistake, one that loses more than the threshold
+# otherwise an inaccuracy. South's 1 throws away a win (+6 -> -6).
+review_check() { # review_check BOARD MOVES THRESHOLD
+  local board=$1 moves=$2 thr=$3 vals="" prefix=""
+  IFS=, read -ra mv <<<"$moves"
+  for ((i = 0; i <= ${#mv[@]}; i++)); do
+    # shellcheck disable=SC2086
+    expect_status 0 "$SOW" solve $board ${prefix:+--moves "$prefix"} --quiet --value-only --threads 1 --json
+    vals+="$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["value"], {"win": 1, "draw": 0, "loss": -1}[d["outcome"]])' "$T/out") "
+    # shellcheck disable=SC2086
+    expect_status 0 "$SOW" play $board ${prefix:+--moves "$prefix"} --json
+    vals+="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["to_move"])' "$T/out");"
+    [ $i -lt ${#mv[@]} ] && prefix="${prefix:+$prefix,}${mv[$i]}"
+  done
+  # shellcheck disable=SC2086
+  expect_status 0 "$SOW" analyse $board --moves "$moves" --review --threshold "$thr" --time 30 --threads 1 --json
+  python3 - "$T/out" "$vals" "$thr" <<'PY' || fail "review labels differ from sow solve: $(cat "$T/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+vals = [v.split() for v in sys.argv[2].strip(";").split(";")]
+thr = int(sys.argv[3])
+assert len(d["moves"]) == len(vals) - 1, "one entry per move"
+for k, m in enumerate(d["moves"]):
+    (v0, s0, t0), (v1, s1, t1) = vals[k], vals[k + 1]
+    before, after = int(v0), int(v1) if t1 == t0 else -int(v1)
+    ob, oa = int(s0), int(s1) if t1 == t0 else -int(s1)
+    assert m["side"] == t0 and m["before_exact"] and m["after_exact"], m
+    assert (m["before"], m["after"], m["loss"]) == (before, after, before - after), (m, before, after)
+    want = "mistake" if oa < ob else "inaccuracy" if before - after > thr else None
+    assert m["label"] == want, (m, want)
+PY
+}
+review_check "kalah --pits 4 --seeds 3" 1,2,3,4 2
+json '[m["label"] for m in d["moves"]] == ["mistake", None, "inaccuracy", "inaccuracy"]'
+json 'd["summary"]["south"] == {"moves": 2, "mistakes": 1, "inaccuracies": 1, "average_loss": 10.0}'
+review_check "kalah --pits 4 --seeds 3" 1,2,3,4 8
+json '[m["label"] for m in d["moves"]] == ["mistake", None, None, None]'
+review_check "chungkala --pits 4 --seeds 2" 1,3,2,4,1 1
+json '[m["label"] for m in d["moves"]] == ["mistake", None, "inaccuracy", "inaccuracy", "mistake"]'
+# The text form: a line per move in the record notation, then a line per side.
+expect_status 0 "$SOW" analyse kalah --pits 4 --seeds 3 --moves 1,2,3,4 --review --time 30 --threads 1
+has out '^1\. 1  =\+6 -> =-6  \?\? \(best 2, =\+6\)$'
+has out '^1\.\.\. 2  =\+6 -> =\+6$'
+has out '^south: 2 moves, 1 mistake, 1 inaccuracy, average loss 10\.00 seeds$'
+[ "$(wc -l <"$T/out")" = 6 ] || fail "review: 4 moves and 2 summary lines expected: $(cat "$T/out")"
+# A Toguz record from a championship, at a small depth: every move once, in
+# the players' two-digit notation, numbered as the record numbers them.
+rec=$(dirname "$0")/data/toguz-2022-kabiyev-kaiyrzhanov.txt
+expect_status 0 "$SOW" analyse toguz --record "$rec" --depth 2 --threads 1 --json
+json 'len(d["moves"]) == 44 and d["stopped"] == "done" and d["reviewed"] == 44'
+json '[m["move"] for m in d["moves"][:10]] == ["76", "98", "66", "87", "12", "76", "25", "78", "48", "36x"]'
+json '[m["number"] for m in d["moves"][:4]] == [1, 1, 2, 2] and d["moves"][1]["side"] == "north"'
+json 'all(m["label"] in (None, "mistake", "inaccuracy") for m in d["moves"])'
+json 'd["summary"]["south"]["moves"] == 22 and d["summary"]["north"]["moves"] == 22'
+json 'all(d["moves"][k]["after"] == -d["moves"][k + 1]["before"] for k in range(43))'
+expect_status 0 "$SOW" analyse toguz --record "$rec" --depth 2 --threads 1
+has out '^5\.\.\. 36x  [-+][0-9]+ -> [-+][0-9]+'
+[ "$(grep -c '^[0-9]' "$T/out")" = 44 ] || fail "review: 44 move lines expected: $(cat "$T/out")"
+expect_status 2 "$SOW" analyse kalah --review
+expect_status 2 "$SOW" analyse kalah --moves 1 --threshold 3
+expect_status 2 "$SOW" analyse kalah --moves 1 --review --threshold -1
+expect_status 2 "$SOW" analyse kalah --moves 1 --review --multipv 2
+
 # Bad input: one line, exit 2.
 expect_status 2 "$SOW" analyse kalah --depth 0
 expect_status 2 "$SOW" analyse kalah --depth 251
