@@ -149,6 +149,27 @@ expect_status 2 "$SOW" analyse kalah --moves 1 --threshold 3
 expect_status 2 "$SOW" analyse kalah --moves 1 --review --threshold -1
 expect_status 2 "$SOW" analyse kalah --moves 1 --review --multipv 2
 
+# The database: a position within it is exact at depth 1 (without one it
+# is not), with the value sow solve gives; --db saves the files and loads
+# them back.
+P=1,0,2,0,1,0/20/0,3,0,1,0,1/19/s
+expect_status 0 "$SOW" solve kalah --position "$P" --quiet --value-only --threads 1 --json
+want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$T/out")
+expect_status 0 "$SOW" analyse kalah --position "$P" --depth 1 --no-db --threads 1 --json
+json 'd["depth"] == 1 and d["exact"] is False and d["db_seeds"] == 0'
+expect_status 0 "$SOW" analyse kalah --position "$P" --depth 1 --db-seeds 9 --threads 1 --json
+json "d['depth'] == 1 and d['exact'] is True and d['score'] == $want and d['db_seeds'] == 9"
+expect_status 0 "$SOW" analyse kalah --position "$P" --depth 1 --db "$T/db" --db-seeds 9 --threads 1 --json
+json "d['exact'] is True and d['score'] == $want"
+[ -f "$T/db/kalah-m6-k9.sowdb" ] || fail "analyse --db saved no files: $(ls "$T/db")"
+expect_status 0 "$SOW" analyse kalah --position "$P" --depth 1 --db "$T/db" --threads 1 --time 1 --json
+json "d['exact'] is True and d['score'] == $want and d['db_seeds'] == 9"
+# By default a database that builds within a quarter of the time.
+expect_status 0 "$SOW" analyse kalah --pits 6 --seeds 4 --time 2 --threads 1 --json
+json 'd["db_seeds"] > 0 and d["db_seconds"] < 2'
+expect_status 2 "$SOW" analyse kalah --no-db --db-seeds 3
+expect_status 2 "$SOW" analyse kalah --db-seeds x
+
 # Bad input: one line, exit 2.
 expect_status 2 "$SOW" analyse kalah --depth 0
 expect_status 2 "$SOW" analyse kalah --depth 251

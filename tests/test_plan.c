@@ -580,6 +580,61 @@ static void test_probe_root(void **state)
     sow_db_close(db);
 }
 
+/* ---- analysis ----------------------------------------------------------- */
+
+static sow_plan analysis(const sow_game *g, const sow_limits *lim, sow_err want)
+{
+    sow_pos p;
+    sow_game_start(g, &p);
+    sow_plan plan;
+    sow_err e = sow_plan_analysis(g, &p, lim, &plan);
+    if (e != want)
+        fail_msg("sow_plan_analysis: %s (%s), expected %s", sow_err_name(e), plan.error,
+                 sow_err_name(want));
+    return plan;
+}
+
+/* The analysis's database: the biggest that builds within a quarter of the
+ * time, growing with the time; forced or none as asked; any board. */
+static void test_analysis_db(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .tt_mb = 64, .time_limit = 10};
+    sow_plan a = analysis(&g, &lim, SOW_OK);
+    check_invariants(&g, &a);
+    assert_true(a.db_seeds > 0 && a.tt_mb == 64);
+    assert_true((double)a.db_bytes / 2.5e7 <= 2.5);
+    assert_true((double)sow_db_bytes(&g, a.db_seeds + 1) / 2.5e7 > 2.5);
+    lim.time_limit = 1000;
+    sow_plan b = analysis(&g, &lim, SOW_OK);
+    check_invariants(&g, &b);
+    assert_true(b.db_seeds > a.db_seeds);
+    lim.time_limit = 1e-6;
+    assert_int_equal(analysis(&g, &lim, SOW_OK).db_seeds, 0);
+    lim.time_limit = 10;
+    lim.db_seeds = 5;
+    assert_int_equal(analysis(&g, &lim, SOW_OK).db_seeds, 5);
+    lim.db_seeds = 0;
+    lim.no_db = true;
+    assert_int_equal(analysis(&g, &lim, SOW_OK).db_seeds, 0);
+    lim.db_dir = "x";
+    analysis(&g, &lim, SOW_E_ARG);
+    /* A small board: the database holds the root. */
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    sow_limits small = {.memory = 256 * MB, .threads = 1, .tt_mb = 16, .time_limit = 10};
+    sow_plan c = analysis(&g, &small, SOW_OK);
+    check_invariants(&g, &c);
+    assert_true(c.root_in_db && c.db_seeds == 12);
+    /* No exact key: still a plan (sow_plan_make refuses it). */
+    game_of(&g, SOW_TOGUZ, 9, 9, 0);
+    sow_limits big = {.memory = 4096 * MB, .threads = 2, .tt_mb = 128, .time_limit = 5};
+    make(&g, &big, SOW_E_LIMIT);
+    sow_plan t = analysis(&g, &big, SOW_OK);
+    assert_true(t.db_seeds > 0 && t.db_seeds < 162);
+}
+
 int main(int argc, char **argv)
 {
     /* Many tiny parallel searches: libgomp's idle threads would spin
@@ -604,6 +659,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_solve_db_dir),
         cmocka_unit_test(test_solve_interrupted),
         cmocka_unit_test(test_probe_root),
+        cmocka_unit_test(test_analysis_db),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

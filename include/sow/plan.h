@@ -93,6 +93,23 @@ int sow_plan_default_threads(void);
 sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
                       sow_plan *out);
 
+/* The database for an analysis (sow/analyse.h) of `pos` within `lim`,
+ * where lim->time_limit is the whole analysis's time (0: none given) and
+ * lim->tt_mb the analysis's table. no_db, db_seeds -1: none; a forced
+ * db_seeds: that, capped at the board's seeds (db_degraded); else the
+ * biggest database that fits the memory beside the table (with the
+ * builder's scratch on games that cycle) and whose modelled build takes at
+ * most a quarter of the time (without a time: the trial's 2 s), the same
+ * with db_dir (whose files may be there already: force a bigger one with
+ * db_seeds). An analysis stops in time while a build does not, and the
+ * oracle only helps once the search reaches its seeds, hence the share.
+ * Fills db_seeds, db_bytes, db_budget, root_in_db, tt_mb and why_db;
+ * never a trial. Unlike sow_plan_make, any board is accepted (an
+ * analysis needs no exact key). Errors as sow_plan_make's, but never
+ * SOW_E_LIMIT for the board. Pure, thread-safe. */
+sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
+                          sow_plan *out);
+
 /* How sow_plan_solve reports progress; every member may be NULL/0. The
  * callbacks run on the calling thread, never concurrently, and must not
  * call back into sow. */

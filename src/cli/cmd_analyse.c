@@ -10,12 +10,15 @@
 
 #include "cli.h"
 #include "sow/analyse.h"
+#include "sow/db.h"
+#include "sow/plan.h"
 
 static const char usage[] =
     "usage: sow analyse GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                   [--moves LIST | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
     "                   [--memory SIZE] [--multipv K] [--eval full|material]\n"
+    "                   [--db DIR] [--db-seeds K | --no-db]\n"
     "                   [--json]\n"
     "       sow analyse GAME (--record FILE | --moves LIST --review)\n"
     "                   [--threshold SEEDS] [--time S | --depth D | --nodes N] ...\n"
@@ -44,7 +47,7 @@ static const char usage[] =
     "depth, eval, moves [{ply, number, side, move, before, before_exact, after,\n"
     "after_exact, loss, best, best_score, label (mistake | inaccuracy | null)}],\n"
     "reviewed, stopped (done | interrupted), summary {south, north: {moves,\n"
-    "mistakes, inaccuracies, average_loss}}, threads, tt_mb.\n"
+    "mistakes, inaccuracies, average_loss}}, threads, tt_mb, db_seeds, db_seconds.\n"
     "\n" CLI_GAME_HELP
     "  --time S            seconds (default: 10 unless --depth or --nodes)\n"
     "  --depth D           deepest iteration, 1..250 plies\n"
@@ -54,12 +57,19 @@ static const char usage[] =
     "                      (default 128)\n"
     "  --multipv K         score the K best moves exactly (default 1)\n"
     "  --eval E            full (default) or material (a leaf is the stores)\n"
+    "  --db DIR            database files to load and save (created if missing)\n"
+    "  --db-seeds K        database up to K seeds on the board (0: none); default:\n"
+    "                      the biggest that builds within a quarter of the time\n"
+    "                      (2 s without --time; a review: of all its positions'),\n"
+    "                      in memory unless --db; its answers are exact\n"
+    "  --no-db             no database\n"
     "  --review            judge the moves of --moves LIST (implied by --record)\n"
     "  --threshold SEEDS   a review flags moves that lose more (default 2)\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
     "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
     "stopped (exact | depth | time | nodes | interrupted), threads, tt_mb, eval,\n"
+    "db_seeds, db_seconds (its build or load: out of --time),\n"
     "total_nodes, iterations [{depth, score, exact, best, pv, nodes, nps,\n"
     "seconds}].\n"
     "\n"
@@ -169,6 +179,11 @@ typedef struct engine_opts {
     int threads;
     size_t tt_mb;
     const char *eval_name;
+    sow_limits lim;     /* the database's: --db, --db-seeds, --no-db */
+    sow_db *db;         /* the database opened by engine_new, or NULL */
+    sow_oracle oracle;
+    int db_seeds;
+    double db_seconds;
 } engine_opts;
 
 static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, const char *depth,
@@ -206,13 +221,58 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, c
     }
 }
 
-static sow_search *engine_new(const cli_game *cg, const engine_opts *e)
+/* The database options into e->lim (the plan's checks come later). */
+static void db_setup(engine_opts *e, const char *dbdir, const char *dbseeds, bool nodb)
 {
-    sow_search_options so = {.threads = e->threads, .tt_mb = e->tt_mb, .stop = &stop_flag};
+    if (nodb && (dbdir || dbseeds))
+        cli_fail("analyse: --no-db excludes --db and --db-seeds");
+    e->lim = (sow_limits){.threads = e->threads, .tt_mb = e->tt_mb, .db_dir = dbdir,
+                          .no_db = nodb, .stop = &stop_flag};
+    if (dbseeds) {
+        long k = cli_int("--db-seeds", dbseeds, 0, SOW_DB_MAX_SEEDS);
+        e->lim.db_seeds = k ? (int)k : -1;
+    }
+}
+
+/* The search for positions from `p`, with the database the plan gives an
+ * analysis of `seconds` in all (sow_plan_analysis) as its oracle. */
+static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos *p,
+                              double seconds)
+{
+    sow_plan plan;
+    e->lim.time_limit = seconds;
+    if (sow_plan_analysis(&cg->g, p, &e->lim, &plan))
+        cli_fail("analyse: %s", plan.error);
+    if (plan.db_seeds > 0) {
+        sow_db_options o = {.threads = e->threads, .memory = plan.db_budget, .stop = &stop_flag,
+                            .make_dir = true};
+        char why[SOW_PLAN_WHY];
+        double t0 = cli_now();
+        sow_err err = sow_db_open(&cg->g, plan.db_seeds, e->lim.db_dir, &o, &e->db, why,
+                                  sizeof why);
+        if (err == SOW_E_INTERRUPTED) {
+            printf("stopped (interrupted) before depth 1 completed: no best move yet\n");
+            exit(130);
+        }
+        if (err)
+            cli_fail("analyse: database up to %d seeds: %s", plan.db_seeds, why);
+        e->db_seconds = cli_now() - t0;
+        e->db_seeds = plan.db_seeds;
+        sow_plan_oracle(e->db, plan.db_seeds, &e->oracle);
+    }
+    sow_search_options so = {.threads = e->threads, .tt_mb = e->tt_mb, .stop = &stop_flag,
+                             .oracle = e->db ? &e->oracle : NULL};
     sow_search *s;
     if (sow_search_new(&cg->g, &so, &s))
         cli_fail("analyse: cannot allocate a %zu MB table", e->tt_mb);
     return s;
+}
+
+static void engine_free(engine_opts *e, sow_search *s)
+{
+    sow_search_free(s);
+    sow_db_close(e->db);
+    e->db = NULL;
 }
 
 static const char *stop_reason(sow_err e, const sow_analyse_info *in, const engine_opts *eo)
@@ -232,11 +292,17 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
     analyse_state st = {.cg = cg, .json = cg->json, .iter = iter};
     eo->ao.on_depth = on_depth;
     eo->ao.ctx = &st;
-    sow_search *s = engine_new(cg, eo);
+    sow_search *s = engine_new(cg, eo, &cg->pos, eo->ao.time_limit);
+    /* The database's build comes out of the time (a tenth kept at least:
+     * the plan lets it take a quarter). */
+    double t = eo->ao.time_limit;
+    if (t > 0)
+        eo->ao.time_limit = t - eo->db_seconds > t / 10 ? t - eo->db_seconds : t / 10;
     static sow_analyse_info in;
     sow_err e = sow_analyse(s, &cg->pos, &eo->ao, &in);
+    eo->ao.time_limit = t;
     uint64_t nodes = in.nodes;
-    sow_search_free(s);
+    engine_free(eo, s);
     if (e && e != SOW_E_INTERRUPTED)
         cli_fail("analyse: %s", sow_err_name(e));
     const char *why = stop_reason(e, &in, eo);
@@ -257,8 +323,9 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
                    sow_score_margin(&cg->g, in.move_scores[k]), in.move_exact[k] ? "true" : "false");
         }
         printf("],\"stopped\":\"%s\",\"threads\":%d,\"tt_mb\":%zu,\"eval\":\"%s\","
-               "\"total_nodes\":%llu,\"iterations\":[",
-               why, eo->threads, eo->tt_mb, eo->eval_name, (unsigned long long)nodes);
+               "\"db_seeds\":%d,\"db_seconds\":%.3f,\"total_nodes\":%llu,\"iterations\":[",
+               why, eo->threads, eo->tt_mb, eo->eval_name, eo->db_seeds, eo->db_seconds,
+               (unsigned long long)nodes);
         for (int i = 0; i < st.niter; i++) {
             printf("%s{", i ? "," : "");
             json_iteration(cg, &iter[i]);
@@ -381,7 +448,7 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
         line[i + 1] = line[i];
         sow_make(&cg->g, &line[i + 1], cg->hist[i]);
     }
-    sow_search *s = engine_new(cg, eo);
+    sow_search *s = engine_new(cg, eo, &line[0], eo->ao.time_limit * (n + 1));
     static sow_analyse_info in;
     side_sum sum[2] = {{0}};
     int done = 0, number = 1;
@@ -441,7 +508,7 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
         done = i;
     }
     uint64_t nodes = in.nodes;
-    sow_search_free(s);
+    engine_free(eo, s);
     const char *names[2] = {"south", "north"};
     if (cg->json) {
         printf("],\"reviewed\":%d,\"stopped\":\"%s\",\"summary\":{", done,
@@ -451,7 +518,8 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
                    "\"average_loss\":%.2f}", j ? "," : "", names[j], sum[j].moves,
                    sum[j].mistakes, sum[j].inaccuracies,
                    sum[j].moves ? (double)sum[j].loss / sum[j].moves : 0.0);
-        printf("},\"threads\":%d,\"tt_mb\":%zu,\"last_nodes\":%llu}\n", eo->threads, eo->tt_mb,
+        printf("},\"threads\":%d,\"tt_mb\":%zu,\"db_seeds\":%d,\"db_seconds\":%.3f,"
+               "\"last_nodes\":%llu}\n", eo->threads, eo->tt_mb, eo->db_seeds, eo->db_seconds,
                (unsigned long long)nodes);
     } else {
         for (int j = 0; j < 2; j++)
@@ -473,8 +541,8 @@ int cmd_analyse(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *time = NULL, *depth = NULL, *nodes = NULL, *threads = NULL, *memory = NULL,
-               *multipv = NULL, *eval = NULL, *threshold = NULL;
-    bool review_flag = false;
+               *multipv = NULL, *eval = NULL, *threshold = NULL, *dbdir = NULL, *dbseeds = NULL;
+    bool review_flag = false, nodb = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"time", OPT_STRING, &time},
                             {"depth", OPT_STRING, &depth},
@@ -485,6 +553,9 @@ int cmd_analyse(int argc, char **argv)
                             {"eval", OPT_STRING, &eval},
                             {"review", OPT_FLAG, &review_flag},
                             {"threshold", OPT_STRING, &threshold},
+                            {"db", OPT_STRING, &dbdir},
+                            {"db-seeds", OPT_STRING, &dbseeds},
+                            {"no-db", OPT_FLAG, &nodb},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -506,6 +577,7 @@ int cmd_analyse(int argc, char **argv)
     engine_opts eo;
     engine_setup(&cg, &eo, time, depth, nodes, threads, memory, multipv, eval,
                  is_review ? REVIEW_SECONDS : 10);
+    db_setup(&eo, dbdir, dbseeds, nodb);
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);

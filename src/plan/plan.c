@@ -345,6 +345,81 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     return SOW_OK;
 }
 
+/* The share of an analysis's time its database may take to build. */
+#define ANALYSIS_BUILD_SHARE 0.25
+
+/* Modelled seconds to build a k-seed database. */
+static double build_seconds(const sow_game *g, int k, int threads)
+{
+    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
+    return (double)sow_db_bytes(g, k) / (rate * threads);
+}
+
+sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
+                          sow_plan *out)
+{
+    sow_limits L = *lim;
+    L.time_limit = 0;
+    L.tt_mb = lim->tt_mb ? lim->tt_mb : 1;
+    sow_plan probe;
+    /* The checks and the forced and no-database cases are sow_plan_make's. */
+    sow_err e = sow_plan_make(g, pos, &L, &probe);
+    /* SOW_E_LIMIT for the board comes after the database decision
+     * (db_seeds set, or none asked for); before it, a forced size beyond
+     * the entries. */
+    bool forced = L.db_seeds > 0;
+    if (e && (e != SOW_E_LIMIT || (forced && probe.db_seeds == 0))) {
+        *out = probe;
+        return e;
+    }
+    memset(out, 0, sizeof *out);
+    out->limits = probe.limits;
+    out->limits.time_limit = lim->time_limit;
+    out->limits.tt_mb = lim->tt_mb;
+    out->board_seeds = probe.board_seeds;
+    out->tt_mb = L.tt_mb;
+    snprintf(out->why_trial, sizeof out->why_trial, "no trial: an analysis");
+    snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: the analysis's", out->tt_mb);
+    int board = out->board_seeds, k = 0;
+    if (L.no_db || L.db_seeds != 0) {
+        k = probe.db_seeds;
+        out->db_degraded = probe.db_degraded;
+        snprintf(out->why_db, sizeof out->why_db, "%s", probe.why_db);
+    } else {
+        const sow_limits *P = &out->limits;
+        double budget = lim->time_limit > 0 ? ANALYSIS_BUILD_SHARE * lim->time_limit
+                                            : TRIAL_SECONDS;
+        int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
+        uint64_t room = P->memory > (uint64_t)out->tt_mb * MB ? P->memory - out->tt_mb * MB : 0;
+        for (int j = 1; j <= kmax; j++) {
+            size_t bytes = sow_db_bytes(g, j);
+            if (bytes == SIZE_MAX ||
+                bytes + (g->cycles ? sow_retro_scratch_bytes(g, j) : 0) > room ||
+                build_seconds(g, j, P->threads) > budget)
+                break;
+            k = j;
+        }
+        if (k == 0)
+            snprintf(out->why_db, sizeof out->why_db,
+                     board == 0 ? "no database: no seeds on the board"
+                                : "no database: none builds within %.1f s (a quarter of the "
+                                  "time) beside the table",
+                     budget);
+        else
+            snprintf(out->why_db, sizeof out->why_db,
+                     "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
+                     "builds within %.1f s (a quarter of the time) beside the table", k,
+                     mib(sow_db_bytes(g, k)), build_seconds(g, k, P->threads), budget);
+    }
+    out->db_seeds = k;
+    if (k > 0) {
+        out->db_bytes = sow_db_bytes(g, k);
+        out->db_budget = out->limits.memory - (uint64_t)out->tt_mb * MB;
+        out->root_in_db = k >= board;
+    }
+    return SOW_OK;
+}
+
 /* ---- Running the plan -------------------------------------------------- */
 
 static int db_probe(const void *ctx, const sow_pos *p)
