@@ -5,12 +5,12 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "sow/analyse.h"
 #include "sow/plan.h"
 #include "sow/search.h"
 
-/* The depth search's table: small, since it only orders moves of a
- * time-limited estimate. */
-#define DEPTH_TT_MB 16
+/* The analysis's table when the board is too big to solve. */
+#define ANALYSE_TT_MB 64
 /* What an estimate gets when the exact search used the whole budget
  * without finding a move: a fraction of the budget, at least this. */
 #define FALLBACK_SECONDS 0.2
@@ -20,69 +20,62 @@ static void set_why(engine_eval *out, const char *why)
     snprintf(out->why, sizeof out->why, "%s", why);
 }
 
-/* Iterative deepening over the root moves, each child scored by
- * sow_search_depth: the deepest complete iteration within `seconds` wins
- * (the first always completes, so there is always a move). */
-static sow_err depth_eval(const sow_game *g, const sow_pos *p, double seconds, int threads,
-                          engine_eval *out)
+/* sow_analyse within `seconds` with the default evaluation: every move
+ * scored (all_moves: each to its value, else the best and bounds for the
+ * rest), exact where the analysis proved it. When no depth completes in
+ * time, one ply is searched regardless: a move must come out. */
+static sow_err analyse_eval(const sow_game *g, const sow_pos *p, double seconds, bool all_moves,
+                            const engine_limits *lim, engine_eval *out)
 {
-    double t0 = sow_now();
-    sow_search_options o = {.threads = threads > 0 ? threads : 1, .tt_mb = DEPTH_TT_MB};
+    sow_search_options o = {.threads = lim->threads > 0 ? lim->threads : 1,
+                            .tt_mb = ANALYSE_TT_MB, .stop = lim->stop};
     sow_search *s;
     sow_err e = sow_search_new(g, &o, &s);
     if (e) {
         set_why(out, "not enough memory for the search table");
         return e;
     }
-    sow_solution *sol = &out->sol;
-    sol->nmoves = sow_moves(g, p, sol->moves);
-    int scores[SOW_MAX_MOVES];
-    int mover = sow_pos_to_move(p);
-    for (int depth = 1; depth < 256; depth++) {
-        bool done = true, cut = false;
-        for (int k = 0; k < sol->nmoves && !cut; k++) {
-            sow_pos c = *p;
-            sow_make(g, &c, sol->moves[k]);
-            int sc;
-            if (sow_over(g, &c)) {
-                sc = sow_terminal_score(g, &c);
-            } else {
-                done = false;
-                double left = seconds - (sow_now() - t0);
-                /* The first iteration runs to the end: it is what makes
-                 * an answer possible at all, and it is one ply. */
-                sow_search_set_time_limit(s, depth == 1 ? 0 : (left > 0.001 ? left : 0.001));
-                uint64_t nodes;
-                e = sow_search_depth(s, &c, depth - 1 > 0 ? depth - 1 : 1, &sc, &nodes);
-                sol->nodes += nodes;
-                if (e == SOW_E_INTERRUPTED) {
-                    cut = true;
-                    break;
-                }
-                if (e) {
-                    sow_search_free(s);
-                    set_why(out, "the depth search failed");
-                    return e;
-                }
-            }
-            scores[k] = sow_pos_to_move(&c) == mover ? sc : -sc;
-        }
-        if (cut)
-            break;
-        memcpy(sol->move_scores, scores, sizeof scores);
-        out->depth = depth;
-        if (done || sow_now() - t0 >= seconds)
-            break;
+    sow_analyse_info *in = malloc(sizeof *in);
+    if (!in) {
+        sow_search_free(s);
+        set_why(out, "out of memory");
+        return SOW_E_NOMEM;
+    }
+    sow_eval_params ep;
+    sow_eval_default(g, &ep);
+    sow_analyse_options ao = {.time_limit = seconds, .eval = &ep,
+                              .multipv = all_moves ? SOW_MAX_MOVES : 1};
+    e = sow_analyse(s, p, &ao, in);
+    if ((e == SOW_OK || e == SOW_E_INTERRUPTED) && in->best < 0 && !(lim->stop && *lim->stop)) {
+        ao.time_limit = 0;
+        ao.max_depth = 1;
+        e = sow_analyse(s, p, &ao, in);
     }
     sow_search_free(s);
-    sol->best = 0;
-    for (int k = 1; k < sol->nmoves; k++)
-        if (sol->move_scores[k] > sol->move_scores[sol->best])
-            sol->best = k;
-    sol->score = sol->move_scores[sol->best];
-    out->how = ENGINE_DEPTH;
-    out->lower = -(1 << 20);
-    out->upper = 1 << 20;
+    if (e == SOW_E_INTERRUPTED && in->best >= 0)
+        e = SOW_OK;
+    if (e) {
+        set_why(out, e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
+        free(in);
+        return e;
+    }
+    sow_solution *sol = &out->sol;
+    sol->nmoves = in->nmoves;
+    memcpy(sol->moves, in->moves, sizeof sol->moves);
+    memcpy(sol->move_scores, in->move_scores, sizeof sol->move_scores);
+    for (int k = 0; k < in->nmoves; k++)
+        out->move_exact[k] = in->move_exact[k] && !in->move_bound[k];
+    sol->best = in->best;
+    sol->score = in->score;
+    sol->nodes += in->nodes;
+    out->depth = in->depth;
+    bool all_exact = in->exact;
+    for (int k = 0; all_moves && k < in->nmoves; k++)
+        all_exact = all_exact && !in->move_bound[k];
+    out->how = all_exact ? ENGINE_EXACT : ENGINE_DEPTH;
+    out->lower = all_exact ? in->score : -(1 << 20);
+    out->upper = all_exact ? in->score : 1 << 20;
+    free(in);
     return SOW_OK;
 }
 
@@ -119,7 +112,7 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
     sow_plan plan;
     sow_err e = sow_plan_make(g, p, &L, &plan);
     if (e == SOW_E_LIMIT && !sow_search_exact(g, p)) {
-        e = depth_eval(g, p, lim->seconds, lim->threads, out);
+        e = analyse_eval(g, p, lim->seconds, all_moves, lim, out);
         if (!e)
             finish(g, out, t0);
         return e;
@@ -157,7 +150,7 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
             double t = lim->seconds / 4 > FALLBACK_SECONDS ? lim->seconds / 4 : FALLBACK_SECONDS;
             engine_eval est;
             memset(&est, 0, sizeof est);
-            e = depth_eval(g, p, t, lim->threads, &est);
+            e = analyse_eval(g, p, t, false, lim, &est);
             if (e) {
                 set_why(out, est.why);
                 free(res);

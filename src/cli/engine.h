@@ -5,10 +5,9 @@
  * engine_evaluate is the ONE place that decides how a position is judged:
  * the solve plan (database or exact search) within the time limit, its
  * best move so far when the limit cuts it, and for boards the exact solver
- * refuses (Toguz 9x9) a depth-limited search scored by the store
- * difference, deepened while time remains. When `sow analyse` (the
- * time-limited engine for unsolved boards) lands, it replaces the
- * non-exact branches here and nothing else changes. */
+ * refuses (Toguz 9x9, Congkak 7x7) sow_analyse (sow/analyse.h) within the
+ * time: iterative deepening with the evaluation, exact where it proves
+ * the value. */
 #ifndef SOW_CLI_ENGINE_H
 #define SOW_CLI_ENGINE_H
 
@@ -32,7 +31,7 @@ typedef struct engine_limits {
 typedef enum engine_how {
     ENGINE_EXACT,   /* proven: database or complete search */
     ENGINE_CUT,     /* the exact search hit the time limit: bounds, best so far */
-    ENGINE_DEPTH,   /* depth-limited estimate (no exact key for this board) */
+    ENGINE_DEPTH,   /* sow_analyse's estimate (no exact key for this board) */
 } engine_how;
 
 typedef struct engine_eval {
@@ -43,7 +42,7 @@ typedef struct engine_eval {
     bool move_exact[SOW_MAX_MOVES];
     engine_how how;
     int lower, upper;   /* proven bounds on the root score (ENGINE_EXACT: equal) */
-    int depth;          /* ENGINE_DEPTH: plies searched */
+    int depth;          /* ENGINE_DEPTH: the analysis's last complete depth, plies */
     bool all_moves;     /* every move's value was asked for (else only the best is exact) */
     double seconds;
     char why[192];      /* on an error: why, one line */

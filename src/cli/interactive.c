@@ -253,7 +253,7 @@ static void cmd_hint(game *G)
         value_words(g, side, s->score, w, sizeof w);
         printf("with perfect play from here: %s\n", w);
     } else {
-        printf("(the board is too big to solve: store difference %d plies ahead)\n", ev.depth);
+        printf("(the board is too big to solve: the evaluation %d plies ahead)\n", ev.depth);
     }
 }
 
