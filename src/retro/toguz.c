@@ -50,7 +50,8 @@ typedef struct comp {
     int t[2][2];       /* the blocks' states (t0, t1) */
     uint64_t off[2];   /* where they start in the level */
     uint64_t n0, n;    /* positions per block, in all */
-    int8_t *E, *a, *b;
+    int8_t *E;
+    uint16_t *ab;      /* a | b << 8: one load for both */
     uint32_t *succ;    /* m per position */
     uint32_t *po, *pred; /* in-level predecessors (comp_preds) */
     uint64_t *dirty[2];  /* worklist bitmaps (comp_solve) */
@@ -261,8 +262,7 @@ static void comp_expand(const comp *c, int threads)
                 comp_pos(c->m, cb, c->t[blk][0], c->t[blk][1], &p);
                 expand(c, i, &p);
             }
-            c->a[i] = 0;
-            c->b[i] = 0;
+            c->ab[i] = 0;
             sow_index_next(c->P, cb);
         }
     }
@@ -304,8 +304,8 @@ static bool comp_update(const comp *c, uint64_t i)
     int nb = e == NO_EXIT ? INT8_MAX : -e;
     const uint32_t *sc = c->succ + i * (uint64_t)c->m;
     for (int j = 0; j < c->m && sc[j] != NO_SUCC; j++) {
-        int qa = __atomic_load_n(&c->a[sc[j]], __ATOMIC_RELAXED);
-        int qb = __atomic_load_n(&c->b[sc[j]], __ATOMIC_RELAXED);
+        unsigned qab = __atomic_load_n(&c->ab[sc[j]], __ATOMIC_RELAXED);
+        int qa = qab & 0xff, qb = qab >> 8;
         if (qb > na)
             na = qb;
         if (qa < nb)
@@ -313,15 +313,11 @@ static bool comp_update(const comp *c, uint64_t i)
     }
     if (nb < 0)
         nb = 0;
-    bool changed = false;
-    if (na != __atomic_load_n(&c->a[i], __ATOMIC_RELAXED)) {
-        __atomic_store_n(&c->a[i], (int8_t)na, __ATOMIC_RELAXED);
-        changed = true;
-    }
-    if (nb != __atomic_load_n(&c->b[i], __ATOMIC_RELAXED)) {
-        __atomic_store_n(&c->b[i], (int8_t)nb, __ATOMIC_RELAXED);
-        changed = true;
-    }
+    /* one writer: a position is in one word of one round's worklist */
+    uint16_t nab = (uint16_t)(na | nb << 8);
+    bool changed = nab != __atomic_load_n(&c->ab[i], __ATOMIC_RELAXED);
+    if (changed)
+        __atomic_store_n(&c->ab[i], nab, __ATOMIC_RELAXED);
     return changed;
 }
 
@@ -419,15 +415,14 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
         return SOW_E_LIMIT; /* successor indices and predecessor offsets are 32-bit */
     comp c = {.g = g, .ix = job->ix, .k = k, .m = m, .tab = job->tab};
     c.E = malloc(cap ? cap : 1);
-    c.a = malloc(cap ? cap : 1);
-    c.b = malloc(cap ? cap : 1);
+    c.ab = malloc((cap ? cap : 1) * sizeof *c.ab);
     c.succ = malloc((cap ? cap : 1) * (size_t)m * sizeof *c.succ);
     c.pred = malloc((cap ? cap : 1) * (size_t)m * sizeof *c.pred);
     c.po = malloc((cap + 2) * sizeof *c.po);
     for (int d = 0; d < 2; d++)
         c.dirty[d] = malloc(((cap + 63) / 64 + 1) * sizeof *c.dirty[d]);
     sow_err err = SOW_OK;
-    if (!c.E || !c.a || !c.b || !c.succ || !c.pred || !c.po || !c.dirty[0] || !c.dirty[1])
+    if (!c.E || !c.ab || !c.succ || !c.pred || !c.po || !c.dirty[0] || !c.dirty[1])
         err = SOW_E_NOMEM;
     sow_progress pr = job->base;
     pr.seeds = k;
@@ -449,7 +444,7 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
         for (int bk = 0; bk < c.nb && !err; bk++)
             for (uint64_t r = 0; r < c.n0; r++) {
                 uint64_t i = (uint64_t)bk * c.n0 + r;
-                job->out[c.off[bk] + r] = (int8_t)(c.a[i] > 0 ? c.a[i] : -c.b[i]);
+                job->out[c.off[bk] + r] = (int8_t)((c.ab[i] & 0xff) ? (c.ab[i] & 0xff) : -(c.ab[i] >> 8));
             }
         done += c.n;
         if (job->progress) {
@@ -460,8 +455,7 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
         }
     }
     free(c.E);
-    free(c.a);
-    free(c.b);
+    free(c.ab);
     free(c.succ);
     free(c.pred);
     free(c.po);
