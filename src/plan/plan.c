@@ -45,7 +45,7 @@
  * toguz.md), and the longest build the plan chooses by itself: above the
  * database a search with cycles shares little, so the biggest database
  * within this time is the plan. */
-#define CYCLE_BUILD_RATE 1.5e6
+#define CYCLE_BUILD_RATE 3e6
 #define CYCLE_BUILD_SECONDS 20.0
 /* Table: 4 MB (16 for every move's value, whose searches share more) up to
  * this excess, doubling per seed more; a bigger table than the search

@@ -20,13 +20,16 @@
  *   a(p) = max(0, E(p), max_q b(q))         (p in W_t iff a(p) >= t)
  *   b(p) = max(0, min(-E(p), min_q a(q)))   (p in L_t iff b(p) >= t)
  *
- * from a = b = 0, by sweeps until one changes nothing. Both maps are
- * monotone, so the sweeps rise to the least fixpoint whatever the order of
- * the updates: the result is the same for any thread count, and the
+ * from a = b = 0, by a worklist (comp_solve: after a first pass only the
+ * predecessors of positions that rose are updated again). Both maps are
+ * monotone, so the updates rise to the least fixpoint whatever their
+ * order: the result is the same for any thread count, and the
  * threads may read each other's entries while they change (relaxed
  * atomics: a value only grows and any value read is a valid lower bound).
  * The value is a if a > 0, -b if b > 0, else 0 (best play cycles, or gains
- * nothing more). doc/retrograde.md says why that is exact.
+ * nothing more). doc/retrograde.md says why that is exact. Moves are
+ * made on a ring of pit counts (expand_fast), the rules code only for the
+ * moves that end the game (expand).
  */
 #include <omp.h>
 #include <stdlib.h>
@@ -47,8 +50,11 @@ typedef struct comp {
     int t[2][2];       /* the blocks' states (t0, t1) */
     uint64_t off[2];   /* where they start in the level */
     uint64_t n0, n;    /* positions per block, in all */
-    int8_t *E, *a, *b;
+    int8_t *E;
+    uint16_t *ab;      /* a | b << 8: one load for both */
     uint32_t *succ;    /* m per position */
+    uint32_t *po, *pred; /* in-level predecessors (comp_preds) */
+    uint64_t *dirty[2];  /* worklist bitmaps (comp_solve) */
     const int8_t *const *tab;
 } comp;
 
@@ -115,6 +121,126 @@ static void expand(const comp *c, uint64_t i, const sow_pos *p)
         sc[ns++] = NO_SUCC;
 }
 
+/* The child left by a move that does not end the game: ring q (the
+ * mover's pits 0..m-1, then the opponent's; tuzdiks empty), `fell` stones
+ * taken off the board, `gain` banked, the mover's tuzdik now t0n. Returns
+ * false with the child's component index in *si if it stays in the level,
+ * else true with gain - the child's entry in *v. */
+static bool child_of(const comp *c, int blk, const uint8_t *q, int fell, int gain, int t0n,
+                     uint32_t *si, int *v)
+{
+    int m = c->m, t1 = c->t[blk][1];
+    int hm = t0n ? m + t0n - 1 : -1, ho = t1 ? t1 - 1 : -1;
+    uint8_t cc[SOW_IDX_MAX_PARTS];
+    int P = 0;
+    /* the child's key order: its mover's (our opponent's) pits, then ours */
+    for (int h = m; h < 2 * m; h++)
+        if (h != hm)
+            cc[P++] = q[h];
+    for (int h = 0; h < m; h++)
+        if (h != ho)
+            cc[P++] = q[h];
+    uint64_t r = 0;
+    unsigned s = 0;
+    for (int j = 0; j < P - 1; j++) {
+        s += cc[j];
+        r += c->ix->term[j][s];
+    }
+    s += cc[P - 1];
+    if (!fell) {
+        assert((int)s == c->k && t0n == c->t[blk][0]);
+        *si = (uint32_t)((uint64_t)(c->nb == 2 ? 1 - blk : 0) * c->n0 + r);
+        return false;
+    }
+    *v = gain - c->tab[s][sow_toguz_block(c->ix, (int)s, t1, t0n) + r];
+    return true;
+}
+
+/* expand() on the ring of the compact board cb of block blk, without the
+ * rules code; false (nothing stored) if a move ends the game, whose score
+ * expand() leaves to the rules. Sowing: doc/rules.md, Toguz rules 2-4. */
+static bool expand_fast(const comp *c, uint64_t i, const uint8_t *cb, int blk)
+{
+    int m = c->m, R = 2 * m, t0 = c->t[blk][0], t1 = c->t[blk][1];
+    int ho = t1 ? t1 - 1 : -1, hm = t0 ? m + t0 - 1 : -1;
+    uint8_t b[2 * SOW_MAX_PITS];
+    int n = 0;
+    for (int h = 0; h < m; h++)
+        b[h] = h == ho ? 0 : cb[n++];
+    int own0 = 0, opp0 = 0;
+    for (int h = m; h < R; h++)
+        b[h] = h == hm ? 0 : cb[n++];
+    for (int h = 0; h < m; h++)
+        own0 += b[h], opp0 += b[m + h];
+    if (!own0 || !opp0)
+        return false; /* the game is over here, or ends at once */
+    int8_t best = NO_EXIT;
+    uint32_t *sc = c->succ + i * (uint64_t)m;
+    int ns = 0;
+    for (int p = 0; p < m; p++) {
+        int st = b[p];
+        if (!st)
+            continue; /* a tuzdik is empty too */
+        uint8_t q[2 * SOW_MAX_PITS];
+        memcpy(q, b, (size_t)R);
+        q[p] = 0;
+        int last;
+        if (st == 1) {
+            last = p + 1;
+            q[last]++;
+        } else {
+            int laps = st / R, rem = st % R;
+            if (laps)
+                for (int h = 0; h < R; h++)
+                    q[h] = (uint8_t)(q[h] + laps);
+            for (int j = 0, h = p; j < rem; j++, h = h + 1 == R ? 0 : h + 1)
+                q[h]++;
+            last = (p + st - 1) % R;
+        }
+        int gain = 0, fell = 0, claim = 0;
+        if (hm >= 0) {
+            gain += q[hm], fell += q[hm];
+            q[hm] = 0;
+        }
+        if (ho >= 0) {
+            gain -= q[ho], fell += q[ho];
+            q[ho] = 0;
+        }
+        if (last >= m && last != hm) {
+            int cnt = q[last];
+            if (!(cnt & 1)) {
+                gain += cnt, fell += cnt;
+                q[last] = 0;
+            } else if (cnt == 3 && c->g->tuzdik && t0 == 0 && last - m + 1 != m &&
+                       last - m + 1 != t1)
+                claim = last - m + 1;
+        }
+        int own = 0, opp = 0;
+        for (int h = 0; h < m; h++)
+            own += q[h], opp += q[m + h];
+        /* the claim takes 3 of the opponent's; either row empty may end it */
+        if (!own || !opp || (claim && opp == 3))
+            return false;
+        uint32_t si;
+        int v;
+        if (child_of(c, blk, q, fell, gain, t0, &si, &v)) {
+            if (v > best)
+                best = (int8_t)v;
+        } else {
+            sc[ns++] = si;
+        }
+        if (claim) {
+            q[last] = 0;
+            if (child_of(c, blk, q, fell + 3, gain + 3, claim, &si, &v) && v > best)
+                best = (int8_t)v;
+        }
+    }
+    c->E[i] = best;
+    while (ns < m)
+        sc[ns++] = NO_SUCC;
+    return true;
+}
+
 static void comp_expand(const comp *c, int threads)
 {
     sow_index ixp;
@@ -131,50 +257,112 @@ static void comp_expand(const comp *c, int threads)
                 blk++;
                 sow_index_unrank(&ixp, c->k, 0, cb);
             }
-            sow_pos p;
-            comp_pos(c->m, cb, c->t[blk][0], c->t[blk][1], &p);
-            expand(c, i, &p);
-            c->a[i] = 0;
-            c->b[i] = 0;
+            if (!expand_fast(c, i, cb, blk)) {
+                sow_pos p;
+                comp_pos(c->m, cb, c->t[blk][0], c->t[blk][1], &p);
+                expand(c, i, &p);
+            }
+            c->ab[i] = 0;
             sow_index_next(c->P, cb);
         }
     }
 }
 
-/* One sweep; true if an entry changed. */
-static bool comp_sweep(const comp *c, int threads)
+/* The in-level predecessors as lists: q's are pred[po[q+1] .. po[q+2]) (po
+ * has n + 2 entries). Counted into po[q+1], summed so that po[q+1] ends q's
+ * list, then filled downwards so that it starts it. The order within a list
+ * depends on the schedule; the fixpoint does not. */
+static void comp_preds(const comp *c, int threads)
 {
-    int changed = 0;
-    uint64_t chunks = (c->n + CHUNK - 1) / CHUNK;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : changed)
-    for (uint64_t ch = 0; ch < chunks; ch++) {
-        uint64_t i0 = ch * CHUNK, i1 = i0 + CHUNK < c->n ? i0 + CHUNK : c->n;
-        for (uint64_t i = i0; i < i1; i++) {
-            int e = c->E[i];
-            int na = e == NO_EXIT ? 0 : (e > 0 ? e : 0);
-            int nb = e == NO_EXIT ? INT8_MAX : -e;
-            const uint32_t *sc = c->succ + i * (uint64_t)c->m;
-            for (int j = 0; j < c->m && sc[j] != NO_SUCC; j++) {
-                int qa = __atomic_load_n(&c->a[sc[j]], __ATOMIC_RELAXED);
-                int qb = __atomic_load_n(&c->b[sc[j]], __ATOMIC_RELAXED);
-                if (qb > na)
-                    na = qb;
-                if (qa < nb)
-                    nb = qa;
-            }
-            if (nb < 0)
-                nb = 0;
-            if (na != __atomic_load_n(&c->a[i], __ATOMIC_RELAXED)) {
-                __atomic_store_n(&c->a[i], (int8_t)na, __ATOMIC_RELAXED);
-                changed = 1;
-            }
-            if (nb != __atomic_load_n(&c->b[i], __ATOMIC_RELAXED)) {
-                __atomic_store_n(&c->b[i], (int8_t)nb, __ATOMIC_RELAXED);
-                changed = 1;
-            }
-        }
+    uint64_t n = c->n;
+    uint32_t *po = c->po;
+    memset(po, 0, (n + 2) * sizeof *po);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t *sc = c->succ + i * (uint64_t)c->m;
+        for (int j = 0; j < c->m && sc[j] != NO_SUCC; j++)
+            __atomic_fetch_add(&po[sc[j] + 1], 1, __ATOMIC_RELAXED);
     }
+    for (uint64_t q = 1; q <= n; q++)
+        po[q] += po[q - 1];
+    po[n + 1] = po[n];
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t *sc = c->succ + i * (uint64_t)c->m;
+        for (int j = 0; j < c->m && sc[j] != NO_SUCC; j++)
+            c->pred[__atomic_sub_fetch(&po[sc[j] + 1], 1, __ATOMIC_RELAXED)] = (uint32_t)i;
+    }
+}
+
+/* Position i's counters from its exit and its successors' (read while other
+ * threads may raise them: any value read is a valid lower bound); true if
+ * they rose. */
+static bool comp_update(const comp *c, uint64_t i)
+{
+    int e = c->E[i];
+    int na = e == NO_EXIT ? 0 : (e > 0 ? e : 0);
+    int nb = e == NO_EXIT ? INT8_MAX : -e;
+    const uint32_t *sc = c->succ + i * (uint64_t)c->m;
+    for (int j = 0; j < c->m && sc[j] != NO_SUCC; j++) {
+        unsigned qab = __atomic_load_n(&c->ab[sc[j]], __ATOMIC_RELAXED);
+        int qa = qab & 0xff, qb = qab >> 8;
+        if (qb > na)
+            na = qb;
+        if (qa < nb)
+            nb = qa;
+    }
+    if (nb < 0)
+        nb = 0;
+    /* one writer: a position is in one word of one round's worklist */
+    uint16_t nab = (uint16_t)(na | nb << 8);
+    bool changed = nab != __atomic_load_n(&c->ab[i], __ATOMIC_RELAXED);
+    if (changed)
+        __atomic_store_n(&c->ab[i], nab, __ATOMIC_RELAXED);
     return changed;
+}
+
+/* The fixpoint by rounds of a worklist: round 0 updates every position,
+ * each later one only those with a successor that rose in the one before
+ * (bit set in `cur`), marking the predecessors of those that rise in
+ * `next`. A position whose successors did not change since its last
+ * update cannot change, so when a round marks nothing every position
+ * satisfies its equation: the least fixpoint, as with full sweeps. */
+static sow_err comp_solve(const comp *c, int threads, volatile const int *stop)
+{
+    uint64_t words = (c->n + 63) / 64, wchunk = CHUNK / 64;
+    uint64_t chunks = (words + wchunk - 1) / wchunk;
+    uint64_t *cur = c->dirty[0], *next = c->dirty[1];
+    memset(cur, 0xff, words * sizeof *cur);
+    if (c->n % 64)
+        cur[words - 1] = (UINT64_C(1) << (c->n % 64)) - 1;
+    for (;;) {
+        memset(next, 0, words * sizeof *next);
+        int any = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : any)
+        for (uint64_t ch = 0; ch < chunks; ch++) {
+            uint64_t w1 = (ch + 1) * wchunk < words ? (ch + 1) * wchunk : words;
+            for (uint64_t w = ch * wchunk; w < w1; w++)
+                for (uint64_t bits = cur[w]; bits; bits &= bits - 1) {
+                    uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                    if (!comp_update(c, i))
+                        continue;
+                    for (uint32_t e = c->po[i + 1]; e < c->po[i + 2]; e++) {
+                        uint32_t r = c->pred[e];
+                        uint64_t bit = UINT64_C(1) << (r % 64);
+                        any = 1;
+                        if (!(__atomic_load_n(&next[r / 64], __ATOMIC_RELAXED) & bit))
+                            __atomic_fetch_or(&next[r / 64], bit, __ATOMIC_RELAXED);
+                    }
+                }
+        }
+        if (!any)
+            return SOW_OK;
+        if (stop && *stop)
+            return SOW_E_INTERRUPTED;
+        uint64_t *t = cur;
+        cur = next;
+        next = t;
+    }
 }
 
 /* The states of the level, one component per unordered pair. */
@@ -190,7 +378,11 @@ static int level_states(const sow_game *g, int st[][2])
     return n;
 }
 
-size_t sow_retro_toguz_scratch(const sow_game *g, int k)
+/* Scratch bytes per position of a component: E, a, b, m successors, as
+ * many predecessor slots, a list offset; plus two bits of worklist. */
+#define PER_POS(m) (7 + 8 * (uint64_t)(m))
+
+static uint64_t largest_comp(const sow_game *g, int k)
 {
     int m = g->m;
     uint64_t n = sow_index_count(2 * m, k);
@@ -199,7 +391,13 @@ size_t sow_retro_toguz_scratch(const sow_game *g, int k)
         n = n > n1 ? n : n1;
         n = n > n2 ? n : n2;
     }
-    return (size_t)(n * (3 + 4 * (uint64_t)m));
+    return n;
+}
+
+size_t sow_retro_toguz_scratch(const sow_game *g, int k)
+{
+    uint64_t n = largest_comp(g, k);
+    return (size_t)(n * PER_POS(g->m) + 2 * 8 * ((n + 63) / 64) + 8);
 }
 
 sow_err sow_retro_build_toguz(const sow_retro_job *job)
@@ -212,17 +410,19 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
     uint64_t total = sow_toguz_level_count(m, g->tuzdik, k), done = 0;
     int st[1 + SOW_MAX_PITS * SOW_MAX_PITS][2];
     int ns = level_states(g, st);
-    size_t scratch = sow_retro_toguz_scratch(g, k);
-    uint64_t cap = scratch / (3 + 4 * (uint64_t)m);
-    if (cap >= NO_SUCC)
-        return SOW_E_LIMIT;
+    uint64_t cap = largest_comp(g, k);
+    if (cap * (uint64_t)m >= NO_SUCC)
+        return SOW_E_LIMIT; /* successor indices and predecessor offsets are 32-bit */
     comp c = {.g = g, .ix = job->ix, .k = k, .m = m, .tab = job->tab};
     c.E = malloc(cap ? cap : 1);
-    c.a = malloc(cap ? cap : 1);
-    c.b = malloc(cap ? cap : 1);
+    c.ab = malloc((cap ? cap : 1) * sizeof *c.ab);
     c.succ = malloc((cap ? cap : 1) * (size_t)m * sizeof *c.succ);
+    c.pred = malloc((cap ? cap : 1) * (size_t)m * sizeof *c.pred);
+    c.po = malloc((cap + 2) * sizeof *c.po);
+    for (int d = 0; d < 2; d++)
+        c.dirty[d] = malloc(((cap + 63) / 64 + 1) * sizeof *c.dirty[d]);
     sow_err err = SOW_OK;
-    if (!c.E || !c.a || !c.b || !c.succ)
+    if (!c.E || !c.ab || !c.succ || !c.pred || !c.po || !c.dirty[0] || !c.dirty[1])
         err = SOW_E_NOMEM;
     sow_progress pr = job->base;
     pr.seeds = k;
@@ -239,16 +439,12 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
         /* a barrier per sweep: small components on one thread */
         int th = c.n < (job->serial_below ? job->serial_below : 8 * CHUNK) ? 1 : threads;
         comp_expand(&c, th);
-        while (comp_sweep(&c, th)) {
-            if (job->stop && *job->stop) {
-                err = SOW_E_INTERRUPTED;
-                break;
-            }
-        }
+        comp_preds(&c, th);
+        err = comp_solve(&c, th, job->stop);
         for (int bk = 0; bk < c.nb && !err; bk++)
             for (uint64_t r = 0; r < c.n0; r++) {
                 uint64_t i = (uint64_t)bk * c.n0 + r;
-                job->out[c.off[bk] + r] = (int8_t)(c.a[i] > 0 ? c.a[i] : -c.b[i]);
+                job->out[c.off[bk] + r] = (int8_t)((c.ab[i] & 0xff) ? (c.ab[i] & 0xff) : -(c.ab[i] >> 8));
             }
         done += c.n;
         if (job->progress) {
@@ -259,8 +455,11 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
         }
     }
     free(c.E);
-    free(c.a);
-    free(c.b);
+    free(c.ab);
     free(c.succ);
+    free(c.pred);
+    free(c.po);
+    free(c.dirty[0]);
+    free(c.dirty[1]);
     return err;
 }

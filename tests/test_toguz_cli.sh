@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# test_toguz_cli.sh SOW [slow] - the Toguz commands of issue 10: each solved
+# with its database (`sow solve`) and by the reference solver (a fixpoint on
+# the reachable positions, independent of the database builder); the value
+# and every move's value must agree, and the values are the ones recorded
+# in results/toguz.md. `slow` adds the boards that take minutes.
+set -euo pipefail
+SOW=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+check() { # check VALUE ARGS...: sow solve and sow solve --reference agree on ARGS
+  local want=$1; shift
+  "$SOW" solve toguz "$@" --json --quiet >"$T/fast" || fail "solve $* exited $?"
+  "$SOW" solve toguz "$@" --json --quiet --reference >"$T/ref" || fail "reference $* exited $?"
+  python3 - "$T/fast" "$T/ref" "$want" "$*" <<'PY' || exit 1
+import json, sys
+f, r = (json.load(open(p)) for p in sys.argv[1:3])
+want, args = int(sys.argv[3]), sys.argv[4]
+mv = lambda d: {m["move"]: m["value"] for m in d["moves"]}
+if f["value"] != r["value"] or mv(f) != mv(r):
+    sys.exit(f"FAIL: {args}: solve {f['value']} {mv(f)}, reference {r['value']} {mv(r)}")
+if f["value"] != want:
+    sys.exit(f"FAIL: {args}: value {f['value']}, recorded {want}")
+PY
+}
+
+if [ "${2:-}" = slow ]; then
+  check 8 --pits 4 --seeds 2   # the reference's every move: 20 CPU s
+  check 4 --pits 4 --seeds 3
+  exit 0
+fi
+check 4 --position 1,0,1,0,0,0,0,0,0/79/0,1,0,1,0,0,0,0,0/79/s
+check -4 --pits 4 --seeds 1 --variant no-tuzdik
+check 0 --pits 3 --seeds 2 --variant no-tuzdik
