@@ -83,7 +83,7 @@ static void on_sigint(int sig)
     (void)sig;
     if (stop_flag)
         _exit(130);
-    stop_flag = 1;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
 #define MAX_ITER 256

@@ -103,7 +103,7 @@ static volatile int stop_flag;
 static void on_stop_signal(int sig)
 {
     stop_signal = sig;
-    stop_flag = 1;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
 typedef struct progress_state {

@@ -65,7 +65,7 @@ static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig)
 {
     (void)sig;
-    stop_flag = 1;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
 /* A JSON string, escaped: error messages echo the request. */

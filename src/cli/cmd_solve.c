@@ -84,7 +84,7 @@ static void on_sigint(int sig)
     (void)sig;
     if (stop_flag) /* a second Ctrl-C: stop at once */
         _exit(130);
-    stop_flag = 1;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
 /* Progress: on a terminal one line redrawn in place; off it (logs) a first

@@ -46,7 +46,7 @@ static sow_err analyse_eval(const sow_game *g, const sow_pos *p, double seconds,
     sow_analyse_options ao = {.time_limit = seconds, .eval = &ep,
                               .multipv = all_moves ? SOW_MAX_MOVES : 1};
     e = sow_analyse(s, p, &ao, in);
-    if ((e == SOW_OK || e == SOW_E_INTERRUPTED) && in->best < 0 && !(lim->stop && *lim->stop)) {
+    if ((e == SOW_OK || e == SOW_E_INTERRUPTED) && in->best < 0 && !(lim->stop && __atomic_load_n(lim->stop, __ATOMIC_RELAXED))) {
         ao.time_limit = 0;
         ao.max_depth = 1;
         e = sow_analyse(s, p, &ao, in);

@@ -129,7 +129,7 @@ static sow_err lock_dir(const char *dir, const sow_db_options *opt, int *out, ch
                 close(fd);
                 return SOW_E_IO;
             }
-            if (opt->stop && *opt->stop) {
+            if (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) {
                 sow_db_say(why, n, "interrupted while waiting for the build of pid %ld in %s",
                            lock_holder(fd), dir);
                 close(fd);

@@ -484,7 +484,7 @@ static sow_err answer_from_db(const sow_db *db, const sow_game *g, const sow_pos
 
 static bool stopped(const sow_limits *L)
 {
-    return L->stop && *L->stop;
+    return L->stop && __atomic_load_n(L->stop, __ATOMIC_RELAXED);
 }
 
 /* Bounds on the root score before any search: the banked stores plus or

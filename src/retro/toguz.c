@@ -357,7 +357,7 @@ static sow_err comp_solve(const comp *c, int threads, volatile const int *stop)
         }
         if (!any)
             return SOW_OK;
-        if (stop && *stop)
+        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
             return SOW_E_INTERRUPTED;
         uint64_t *t = cur;
         cur = next;

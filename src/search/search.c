@@ -96,9 +96,12 @@ struct sow_search {
     int defer_min;
     bool abdada;
     bool moves_parallel;
-    /* probe() result: written once per probe under `omp critical`. */
+    /* probe() result: the first thread to finish claims have_result with a
+     * compare-and-swap, then writes result (read after the region's join).
+     * An atomic, not `omp critical`: a named critical section is global to
+     * the process, and sow serve runs solves from several threads. */
     int result;
-    bool have_result;
+    _Atomic bool have_result;
     /* Where the driver is, for progress reports (main thread only). */
     sow_search_progress pr;
     double t0, last_report;
@@ -203,7 +206,7 @@ static void poll(worker *w)
     sow_search *s = w->s;
     atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
     w->published = w->nodes;
-    if (s->opt.stop && *s->opt.stop)
+    if (s->opt.stop && __atomic_load_n(s->opt.stop, __ATOMIC_RELAXED))
         fail(s, SOW_E_INTERRUPTED);
     if (atomic_load_explicit(&s->stop, memory_order_relaxed) ||
         (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
@@ -593,7 +596,7 @@ static int search_at(worker *w, const sow_pos *anc, int nanc, const sow_pos *x, 
 static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth)
 {
     atomic_store(&s->stop, 0);
-    s->have_result = false;
+    atomic_store(&s->have_result, false);
     s->result = 0;
     /* Small searches run on one thread: waking the team costs more than
      * they take. */
@@ -604,20 +607,16 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
         worker *w = s->w[omp_get_thread_num()];
         int v = search_at(w, s->anc, s->nanc, x, alpha, beta, depth);
         if (!w->abort) {
-#pragma omp critical(sow_search_result)
-            {
-                if (!s->have_result) {
-                    s->have_result = true;
-                    s->result = v;
-                }
-            }
+            bool no = false;
+            if (atomic_compare_exchange_strong(&s->have_result, &no, true))
+                s->result = v;
             atomic_store(&s->stop, 1);
         }
         atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
         w->published = w->nodes;
     }
     s->abdada = false;
-    if (atomic_load(&s->err) || !s->have_result)
+    if (atomic_load(&s->err) || !atomic_load(&s->have_result))
         return INF;
     return s->result;
 }

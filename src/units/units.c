@@ -257,7 +257,7 @@ static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
 static sow_err ask(solver *S, int i, int beta, bool *ge)
 {
     const sow_limits *L = &S->plan->limits;
-    if (L->stop && *L->stop)
+    if (L->stop && __atomic_load_n(L->stop, __ATOMIC_RELAXED))
         return SOW_E_INTERRUPTED;
     double left = 0;
     if (L->time_limit > 0) {
