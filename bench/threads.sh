@@ -9,7 +9,9 @@
 #   e.g. bench/threads.sh build 3 1 2
 #
 # Prints the table and writes it to results/threads.md (OUT=... to change)
-# with the date, machine, load and commit. Database files go to DB (default
+# with the date, machine, load and commit; CSV=FILE also writes the rows as
+# CSV (scripts/results plots the speed-up from it), BOARDS_LIST=FILE takes
+# the boards from FILE (one a line) instead of the list below. Database files go to DB (default
 # /var/tmp/sow-threads-db, about 1.5 GB).
 #
 # The machine is shared: run it when it is quiet, and read speed-ups from
@@ -40,6 +42,7 @@ BOARDS=(
   "kalah --pits 5 --seeds 4 --variant empty-capture --db-seeds 14"
   "chungkala --pits 5 --seeds 3 --db-seeds 12"
 )
+if [ -n "${BOARDS_LIST:-}" ]; then mapfile -t BOARDS < "$BOARDS_LIST"; fi
 
 # The capacity check's board (a few seconds).
 CAP_BOARD="kalah --pits 6 --seeds 3 --db-seeds 12"
@@ -73,6 +76,7 @@ echo "capacity: one run ${alone} s, two at once ${pair} s (wall, whole command, 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 COMMIT="$(git rev-parse --short=12 HEAD)$(git diff --quiet -- src include || echo -dirty)"
 rows=()
+csv=("board,threads,median_s,speedup,cpu_s,nodes,values")
 printf "%-62s %7s %10s %8s %8s %10s %s\n" board threads median_s speedup cpu_s nodes values
 for b in "${BOARDS[@]}"; do
   ref=""
@@ -98,6 +102,7 @@ for b in "${BOARDS[@]}"; do
     sp=$(python3 -c "print(f'{$base/$med:.2f}' if $med > 0 else '-')")
     printf "%-62s %7d %10.3f %8s %8.2f %10s %s\n" "$b" "$t" "$med" "$sp" "$cpu" "${N[$t]}" "$ref"
     rows+=("| \`sow solve $b\` | $t | $med | $sp | $cpu | ${N[$t]} | $ref |")
+    csv+=("sow solve $b,$t,$med,$sp,$cpu,${N[$t]},\"$ref\"")
   done
   unset T C N
 done
@@ -127,4 +132,8 @@ mkdir -p "$(dirname "$OUT")"
   echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- commit when the script started: $COMMIT; build: $BUILD (make sure it is built from it)"
 } > "$OUT"
+if [ -n "${CSV:-}" ]; then
+  { echo "# capacity: $capacity (one run $alone s, two at once $pair s: $CAP_BOARD)"
+    printf "%s\n" "${csv[@]}"; } > "$CSV"
+fi
 echo "wrote $OUT" >&2
