@@ -40,6 +40,7 @@
 #include "sow/position.h"
 
 #define SOW_IDX_MAX_PARTS (2 * SOW_MAX_PITS)
+#define SOW_IDX_FAST_COLS 16 /* 2m - 1 columns for m <= 8 */
 
 /* The ranking tables for P = 2m parts. term[j][s] = C(s + j, j + 1),
  * saturated at UINT64_MAX where it would overflow (such seed counts are
@@ -50,6 +51,12 @@ typedef struct sow_index {
     /* below[k]: boards with fewer than k seeds, C(k-1+parts, parts),
      * saturated like term */
     uint64_t below[SOW_MAX_TOTAL + 2];
+    /* cell[s][j] = term[j][s] for j < SOW_IDX_FAST_COLS (boards of up to
+     * 8 pits a side): the same numbers seed-major, so that one board's
+     * lookups fall in a few KB of consecutive lines; term's rows lie 2 KB
+     * apart and share cache sets (doc/experiments.md, "Exact table keys:
+     * speed"). */
+    uint64_t cell[SOW_MAX_TOTAL + 1][SOW_IDX_FAST_COLS];
 } sow_index;
 
 void sow_index_init(sow_index *ix, int parts);
@@ -70,12 +77,34 @@ static inline uint64_t sow_index_rank(const sow_index *ix, const uint8_t *c)
     return r;
 }
 
+/* The byte-wise prefix sums of w: byte j of the result is w_0 + .. + w_j,
+ * bytes above j playing no part. No byte carries into the next as long as
+ * the sums stay below 256, which a board's seeds do (SOW_MAX_TOTAL). */
+static inline uint64_t sow_index_prefix_(uint64_t w)
+{
+    return w * 0x0101010101010101ull;
+}
+
 /* Rank of the board of p (stores, tuzdik and flags ignored); *k gets its
- * seed count. Hot path of the build and of sow_db_probe. */
+ * seed count. Hot path of the search's keys, of the build and of
+ * sow_db_probe. */
 static inline uint64_t sow_index_rank_pos(const sow_index *ix, const sow_pos *p, unsigned *k)
 {
     int m = ix->parts / 2;
     uint64_t r = 0;
+    if (m <= 8) {
+        /* Both rows' prefix sums at once (S_j; then s_own + T_j), so the
+         * lookups do not wait on each other. */
+        uint64_t own = sow_index_prefix_(p->w[0]);
+        unsigned s_own = (unsigned)(own >> (8 * (m - 1))) & 0xff;
+        uint64_t opp = sow_index_prefix_(p->w[2]) + s_own * 0x0101010101010101ull;
+        for (int j = 0; j < m; j++)
+            r += ix->cell[(own >> (8 * j)) & 0xff][j];
+        for (int j = 0; j < m - 1; j++)
+            r += ix->cell[(opp >> (8 * j)) & 0xff][m + j];
+        *k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
+        return r;
+    }
     unsigned s = 0;
     for (int j = 0; j < m; j++) {
         s += p->b[j];
