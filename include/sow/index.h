@@ -40,7 +40,6 @@
 #include "sow/position.h"
 
 #define SOW_IDX_MAX_PARTS (2 * SOW_MAX_PITS)
-#define SOW_IDX_FAST_COLS 16 /* 2m - 1 columns for m <= 8 */
 
 /* The ranking tables for P = 2m parts. term[j][s] = C(s + j, j + 1),
  * saturated at UINT64_MAX where it would overflow (such seed counts are
@@ -51,12 +50,13 @@ typedef struct sow_index {
     /* below[k]: boards with fewer than k seeds, C(k-1+parts, parts),
      * saturated like term */
     uint64_t below[SOW_MAX_TOTAL + 2];
-    /* cell[s][j] = term[j][s] for j < SOW_IDX_FAST_COLS (boards of up to
-     * 8 pits a side): the same numbers seed-major, so that one board's
-     * lookups fall in a few KB of consecutive lines; term's rows lie 2 KB
-     * apart and share cache sets (doc/experiments.md, "Exact table keys:
-     * speed"). */
-    uint64_t cell[SOW_MAX_TOTAL + 1][SOW_IDX_FAST_COLS];
+    /* The terms again, seed-major, for boards of up to 8 pits a side:
+     * cell[s][j] = term[j][s] (the mover's row, j < m) and cell[s][8 + j] =
+     * term[m + j][s] (the opponent's, j < m - 1), 0 in the other columns.
+     * A board's lookups then fall in a few KB of consecutive lines (term's
+     * rows lie 2 KB apart and share cache sets), and sow_index_rank_pos
+     * runs the same 16 lookups for every m, without a loop. */
+    uint64_t cell[SOW_MAX_TOTAL + 1][16];
 } sow_index;
 
 void sow_index_init(sow_index *ix, int parts);
@@ -93,15 +93,14 @@ static inline uint64_t sow_index_rank_pos(const sow_index *ix, const sow_pos *p,
     int m = ix->parts / 2;
     uint64_t r = 0;
     if (m <= 8) {
-        /* Both rows' prefix sums at once (S_j; then s_own + T_j), so the
-         * lookups do not wait on each other. */
+        /* Both rows' prefix sums at once (S_j; then s_own + T_j, the
+         * opponent's row after the mover's), a multiply each. The bytes
+         * above m - 1 are garbage, but their columns of cell are 0. */
         uint64_t own = sow_index_prefix_(p->w[0]);
-        unsigned s_own = (unsigned)(own >> (8 * (m - 1))) & 0xff;
+        uint64_t s_own = (own >> (8 * (m - 1))) & 0xff;
         uint64_t opp = sow_index_prefix_(p->w[2]) + s_own * 0x0101010101010101ull;
-        for (int j = 0; j < m; j++)
-            r += ix->cell[(own >> (8 * j)) & 0xff][j];
-        for (int j = 0; j < m - 1; j++)
-            r += ix->cell[(opp >> (8 * j)) & 0xff][m + j];
+        for (int j = 0; j < 8; j++)
+            r += ix->cell[(own >> (8 * j)) & 0xff][j] + ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
         *k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
         return r;
     }

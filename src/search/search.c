@@ -243,10 +243,12 @@ typedef struct child {
     int sign;      /* +1: the mover moves again (extra turn), -1: turn ends */
     int order;     /* move ordering, larger first */
     int seeds;     /* seeds on q's board */
-    bool anc;      /* q has an ancestor with its stores (cycles only) */
     uint64_t key;  /* key_of(q) */
     sow_move mv;
+    bool anc;      /* q has an ancestor with its stores (cycles only) */
 } child;
+
+_Static_assert(sizeof(child) == 64, "a child is one cache line");
 
 /* A node's children, made by expand(). */
 typedef struct kids {

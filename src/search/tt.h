@@ -131,10 +131,11 @@ static inline uint64_t tt_data_of(const uint64_t w[TT_WAYS - 1], int i)
 }
 
 /* Spreads keys (dense codes: neighbours differ in the low bits) over the
- * high bits that pick the bucket. */
+ * high bits that pick the bucket (Fibonacci hashing: every key bit reaches
+ * them through the carries). */
 static inline uint64_t tt_mix(uint64_t key)
 {
-    return (key ^ (key >> 31)) * 0x9E3779B97F4A7C15ull;
+    return key * 0x9E3779B97F4A7C15ull;
 }
 
 static inline tt_bucket *tt_bucket_of(const tt *t, uint64_t key)
