@@ -17,7 +17,7 @@
  *
  *   bit:  47     40 39     32 31     24 23           12 11            0
  *        +---------+---------+---------+---------------+---------------+
- *        |  work   |  draft  |  move   | upper (int12) | lower (int12) |
+ *        |  draft  |  work   |  move   | upper (int12) | lower (int12) |
  *        +---------+---------+---------+---------------+---------------+
  *
  *   lower, upper  bounds on the future gain of the position (search.h), in
@@ -108,7 +108,7 @@ static inline uint64_t tt_pack(const tt_data *d)
     assert(d->upper >= -TT_BOUND_MAX && d->upper <= TT_BOUND_MAX);
     assert(d->draft >= 0 && d->draft <= 0xff && d->work >= 0 && d->work <= 0xff);
     return ((uint64_t)d->lower & 0xfff) | ((uint64_t)d->upper & 0xfff) << 12 |
-           (uint64_t)(d->move & 0xff) << 24 | (uint64_t)d->draft << 32 | (uint64_t)d->work << 40;
+           (uint64_t)(d->move & 0xff) << 24 | (uint64_t)d->work << 32 | (uint64_t)d->draft << 40;
 }
 
 static inline tt_data tt_unpack(uint64_t w)
@@ -117,8 +117,8 @@ static inline tt_data tt_unpack(uint64_t w)
     d.lower = (int)((int64_t)(w << 52) >> 52);
     d.upper = (int)((int64_t)(w << 40) >> 52);
     d.move = (sow_move)((w >> 24) & 0xff);
-    d.draft = (int)(w >> 32) & 0xff;
-    d.work = (int)(w >> 40) & 0xff;
+    d.work = (int)(w >> 32) & 0xff;
+    d.draft = (int)(w >> 40) & 0xff;
     return d;
 }
 
@@ -211,8 +211,8 @@ static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move 
     int vscore = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
         uint64_t data = tt_data_of(w, i);
-        tt_data o = tt_unpack(data);
         if (data != 0 && atomic_load_explicit(&b->key[i], memory_order_relaxed) == key) {
+            tt_data o = tt_unpack(data);
             if (o.draft > draft)
                 goto done;
             if (o.draft == draft) {
@@ -228,7 +228,8 @@ static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move 
             victim = i;
             break;
         }
-        int sc = data == 0 ? -1 : o.draft * 64 + o.work;
+        /* draft * 256 + work (the picture): shallower drafts first */
+        int sc = data == 0 ? -1 : (int)(data >> 32);
         if (sc < vscore) {
             vscore = sc;
             victim = i;
