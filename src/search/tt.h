@@ -3,8 +3,10 @@
  *
  * A bucket is one 64-byte cache line: a sequence word, four keys and the
  * four entries' data, 48 bits each, packed into three words (a probe costs
- * one memory access). Data i < 3 is the low 48 bits of word 5 + i; data 3
- * is the three high 16-bit parts, word 5's the lowest.
+ * one memory access; four ways, not three beside the sequence word:
+ * doc/experiments.md, "Exact table keys: speed"). Data i < 3 is the low 48
+ * bits of word 5 + i; data 3 is the three high 16-bit parts, word 5's the
+ * lowest.
  *
  *   word:   0     1      2      3      4      5        6        7
  *         +-----+------+------+------+------+--------+--------+--------+
