@@ -324,10 +324,10 @@ static void test_tt_pack(void **state)
     assert_int_equal(e.move, 0x13);
     assert_int_equal(e.draft, 17);
     assert_int_equal(e.work, 40);
-    tt_data x = {-32768, 32767, TT_NO_MOVE, TT_DRAFT_EXACT, 255};
+    tt_data x = {-TT_BOUND_MAX, TT_BOUND_MAX, TT_NO_MOVE, TT_DRAFT_EXACT, 255};
     e = tt_unpack(tt_pack(&x));
-    assert_int_equal(e.lower, -32768);
-    assert_int_equal(e.upper, 32767);
+    assert_int_equal(e.lower, -TT_BOUND_MAX);
+    assert_int_equal(e.upper, TT_BOUND_MAX);
     assert_int_equal(e.move, TT_NO_MOVE);
     assert_int_equal(e.draft, TT_DRAFT_EXACT);
     assert_int_equal(e.work, 255);
@@ -372,7 +372,16 @@ static void test_tt_store_probe(void **state)
         if (k != 12345 && tt_bucket_of(&t, k) == b)
             keys[found++] = k;
     for (int i = 0; i < TT_WAYS; i++)
-        assert_true(tt_store(&t, keys[i], 0, 0, 0, TT_DRAFT_EXACT, 1ull << (10 + i)));
+        assert_true(tt_store(&t, keys[i], -100 - i, 200 + i, (sow_move)i, TT_DRAFT_EXACT,
+                             1ull << (10 + i)));
+    /* Every way keeps its own fields (the last one's lie in three parts). */
+    for (int i = 0; i < TT_WAYS; i++) {
+        assert_true(tt_probe(&t, keys[i], &d));
+        assert_int_equal(d.lower, -100 - i);
+        assert_int_equal(d.upper, 200 + i);
+        assert_int_equal(d.move, i);
+        assert_int_equal(d.work, 11 + i);
+    }
     tt_store(&t, keys[TT_WAYS], 1, 1, 0, TT_DRAFT_EXACT, 1);
     assert_false(tt_probe(&t, keys[0], &d));
     assert_true(tt_probe(&t, keys[TT_WAYS], &d));
@@ -396,7 +405,7 @@ static void test_tt_store_probe(void **state)
  * torn read, or an entry of another key) is caught. */
 static tt_data stress_data(uint64_t k, int thread)
 {
-    int v = (int)(k * 2654435761u % 20001) - 10000;
+    int v = (int)(k * 2654435761u % (2 * TT_BOUND_MAX + 1)) - TT_BOUND_MAX;
     tt_data d = {v, v, (sow_move)(k % 200), TT_DRAFT_EXACT, 1 + thread};
     return d;
 }

@@ -50,6 +50,12 @@ typedef struct sow_index {
     /* below[k]: boards with fewer than k seeds, C(k-1+parts, parts),
      * saturated like term */
     uint64_t below[SOW_MAX_TOTAL + 2];
+    /* The terms again, seed-major, for boards of up to 8 pits a side:
+     * cell[s][j] = term[j][s] (the mover's row, j < m) and cell[s][8 + j] =
+     * term[m + j][s] (the opponent's, j < m - 1), 0 in the other columns.
+     * A board's lookups then fall in a few KB of consecutive lines (term's
+     * rows lie 2 KB apart and share cache sets). */
+    uint64_t cell[SOW_MAX_TOTAL + 1][16];
 } sow_index;
 
 void sow_index_init(sow_index *ix, int parts);
@@ -70,11 +76,50 @@ static inline uint64_t sow_index_rank(const sow_index *ix, const uint8_t *c)
     return r;
 }
 
+/* The byte-wise prefix sums of w: byte j of the result is w_0 + .. + w_j,
+ * bytes above j playing no part. No byte carries into the next as long as
+ * the sums stay below 256, which a board's seeds do (SOW_MAX_TOTAL). */
+static inline uint64_t sow_index_prefix_(uint64_t w)
+{
+    return w * 0x0101010101010101ull;
+}
+
+/* sow_index_rank_pos for m <= 8 pits a side: both rows' prefix sums at
+ * once (S_j; then s_own + T_j, the opponent's row after the mover's), a
+ * multiply each, then the lookups. Inlined with m constant, its loops
+ * unroll to 2m - 1 independent lookups. */
+static inline __attribute__((always_inline)) uint64_t
+sow_index_rank_pos_m_(const sow_index *ix, const sow_pos *p, unsigned *k, int m)
+{
+    uint64_t own = sow_index_prefix_(p->w[0]);
+    uint64_t s_own = (own >> (8 * (m - 1))) & 0xff;
+    uint64_t opp = sow_index_prefix_(p->w[2]) + s_own * 0x0101010101010101ull;
+    uint64_t r = 0;
+    for (int j = 0; j < m; j++)
+        r += ix->cell[(own >> (8 * j)) & 0xff][j];
+    for (int j = 0; j < m - 1; j++)
+        r += ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
+    *k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
+    return r;
+}
+
 /* Rank of the board of p (stores, tuzdik and flags ignored); *k gets its
- * seed count. Hot path of the build and of sow_db_probe. */
+ * seed count. Hot path of the search's keys, of the build and of
+ * sow_db_probe. */
 static inline uint64_t sow_index_rank_pos(const sow_index *ix, const sow_pos *p, unsigned *k)
 {
     int m = ix->parts / 2;
+    switch (m) {
+    case 1: return sow_index_rank_pos_m_(ix, p, k, 1);
+    case 2: return sow_index_rank_pos_m_(ix, p, k, 2);
+    case 3: return sow_index_rank_pos_m_(ix, p, k, 3);
+    case 4: return sow_index_rank_pos_m_(ix, p, k, 4);
+    case 5: return sow_index_rank_pos_m_(ix, p, k, 5);
+    case 6: return sow_index_rank_pos_m_(ix, p, k, 6);
+    case 7: return sow_index_rank_pos_m_(ix, p, k, 7);
+    case 8: return sow_index_rank_pos_m_(ix, p, k, 8);
+    default: break;
+    }
     uint64_t r = 0;
     unsigned s = 0;
     for (int j = 0; j < m; j++) {

@@ -37,6 +37,14 @@ void sow_index_init(sow_index *ix, int parts)
     for (int j = 0; j < parts - 1; j++)
         for (int s = 0; s <= SOW_MAX_TOTAL; s++)
             ix->term[j][s] = binom[s + j][j + 1];
+    int m = parts / 2;
+    if (m <= 8)
+        for (int s = 0; s <= SOW_MAX_TOTAL; s++)
+            for (int j = 0; j < m; j++) {
+                ix->cell[s][j] = ix->term[j][s];
+                if (j < m - 1)
+                    ix->cell[s][8 + j] = ix->term[m + j][s];
+            }
     ix->below[0] = 0;
     for (int k = 1; k <= SOW_MAX_TOTAL + 1; k++)
         ix->below[k] = sow_index_codes(parts, k - 1);

@@ -7,7 +7,8 @@
  *     key = (code(pits) * T + own tuzdik) * T + opponent's tuzdik
  *
  * where code is the rank among boards of every seed count (sow/index.h,
- * sow_index_code_pos: 2m pits) and T = m tuzdik
+ * sow_index_code_pos: 2m pits; its cost against a hash:
+ * doc/experiments.md, "Exact table keys: speed") and T = m tuzdik
  * states per side (none, or pit 1..m-1: pit m cannot be claimed), T = 1
  * without tuzdiks. Over the boards of at most K seeds it is a bijection
  * onto 0 .. C(K+2m, 2m) * T^2 - 1, so two positions share a key exactly

@@ -262,10 +262,13 @@ typedef struct child {
     int sign;      /* +1: the mover moves again (extra turn), -1: turn ends */
     int order;     /* move ordering, larger first */
     int seeds;     /* seeds on q's board */
-    bool anc;      /* q has an ancestor with its stores (cycles only) */
-    uint64_t key;  /* key_of(q) */
+    uint64_t key;  /* key_of(q), once keyed */
     sow_move mv;
+    bool anc;      /* q has an ancestor with its stores (cycles only) */
+    bool keyed;    /* key is set (see child_key) */
 } child;
+
+_Static_assert(sizeof(child) == 64, "a child is one cache line");
 
 /* A node's children, made by expand(). */
 typedef struct kids {
@@ -278,6 +281,27 @@ typedef struct kids {
     int best;          /* the best value so far (fail-soft) */
     sow_move bestmove;
 } kids;
+
+/* The key of a child to search, computed on first use. At an expected
+ * cut node most children are never searched: their keys wait until the
+ * first child fails to cut (doc/experiments.md, "Exact table keys:
+ * speed"). */
+static inline uint64_t child_key(const sow_search *s, child *ch)
+{
+    if (!ch->keyed) {
+        ch->key = key_of(&s->key, &ch->q);
+        ch->keyed = true;
+        tt_prefetch(&s->tt, ch->key);
+    }
+    return ch->key;
+}
+
+/* Keys (and prefetches the buckets of) the children ord[from..nc). */
+static inline void key_kids(const sow_search *s, kids *k, int from)
+{
+    for (int j = from; j < k->nc; j++)
+        child_key(s, &k->c[k->ord[j]]);
+}
 
 /* Scores v for move mv; true if it cuts off (v >= beta). */
 static inline bool consider(kids *k, int v, sow_move mv, int beta)
@@ -292,9 +316,11 @@ static inline bool consider(kids *k, int v, sow_move mv, int beta)
 /* Makes every move of p. Finished children are scored at once, and so is a
  * child whose seeds bound its value at most alpha; the oracle's children
  * are collected (their entries prefetched) for score_oracle(); the rest
- * are to be searched. True if a child already refutes p (k->best >= beta
- * is then p's fail-soft value). */
-static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, sow_move ttmove)
+ * are to be searched: keyed (child_key) all if `all`, else only the
+ * first in order. True if a child already refutes p (k->best >= beta is
+ * then p's fail-soft value). */
+static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, sow_move ttmove,
+                   bool all)
 {
     sow_search *s = w->s;
     const sow_game *g = w->g;
@@ -304,6 +330,7 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
     k->nc = k->no = 0;
     k->best = -INF;
     k->bestmove = TT_NO_MOVE;
+    child *top = NULL; /* the first child in order */
     for (int i = 0; i < n; i++) {
         child *ch = &k->c[i];
         ch->q = *p;
@@ -340,10 +367,15 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
          * banks (captures), then the pit nearest the store. */
         ch->order = (ms[i] == ttmove ? 1 << 20 : 0) + (ch->sign > 0 ? 1 << 12 : 0) + ch->c0 * 16 + i;
         ch->anc = g->cycles && level_of(&ch->q) == level;
-        ch->key = key_of(&s->key, &ch->q);
-        tt_prefetch(&s->tt, ch->key);
+        ch->keyed = false;
+        if (all)
+            child_key(s, ch);
+        else if (!top || ch->order > top->order)
+            top = ch;
         k->ord[k->nc++] = (uint8_t)i;
     }
+    if (top)
+        child_key(s, top);
     return false;
 }
 
@@ -365,9 +397,10 @@ static bool score_oracle(worker *w, kids *k, int beta)
  * refute the node (key). Costs one probe per child, so only far from the
  * leaves. Only path-free children (no ancestor with their stores) have
  * bounds that hold here. True and *v on a cut-off. */
-static bool etc(worker *w, const kids *k, uint64_t key, int beta, int hi, int depth, int *v)
+static bool etc(worker *w, kids *k, uint64_t key, int beta, int hi, int depth, int *v)
 {
     sow_search *s = w->s;
+    key_kids(s, k, 0);
     for (int j = 0; j < k->nc; j++) {
         const child *ch = &k->c[k->ord[j]];
         tt_data cd;
@@ -445,23 +478,26 @@ static void search_kids(worker *w, kids *k, uint64_t key, int S, int alpha, int 
         int cnt = pass ? nd : k->nc;
         for (int j = 0; j < cnt; j++) {
             int ci = pass ? deferred[j] : k->ord[j];
-            const child *ch = &k->c[ci];
+            child *ch = &k->c[ci];
+            uint64_t ck = child_key(s, ch);
             if (par && pass == 0 && j >= first && ch->seeds >= s->defer_min &&
-                busy_is(s, ch->key)) {
+                busy_is(s, ck)) {
                 deferred[nd++] = (uint8_t)ci;
                 continue;
             }
             int v;
             if (ch->sign > 0)
-                v = ch->c0 + node(w, &ch->q, ch->seeds, ch->key, ch->anc, alpha - ch->c0,
+                v = ch->c0 + node(w, &ch->q, ch->seeds, ck, ch->anc, alpha - ch->c0,
                                   beta - ch->c0, cdepth, cut);
             else
-                v = ch->c0 - node(w, &ch->q, ch->seeds, ch->key, ch->anc, ch->c0 - beta,
+                v = ch->c0 - node(w, &ch->q, ch->seeds, ck, ch->anc, ch->c0 - beta,
                                   ch->c0 - alpha, cdepth, !cut);
             if (w->abort)
                 goto out;
             if (consider(k, v, ch->mv, beta))
                 goto out;
+            if (pass == 0 && j == 0)
+                key_kids(s, k, 1); /* no cut from the first: likely an all node */
             if (v > alpha)
                 alpha = v;
         }
@@ -480,8 +516,8 @@ out:
  * else the remaining plies (a leaf scores 0: the stores). `cut`: p is an
  * expected cut node (Knuth and Moore's types, the root of a probe taken as
  * an all node, the type flipping with the mover: an extra turn keeps the
- * parent's window, so its child has the parent's type); only ABDADA reads
- * it. */
+ * parent's window, so its child has the parent's type); ABDADA reads it,
+ * and expand() keys only the first child of such a node. */
 static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int alpha, int beta,
                 int depth, bool cut)
 {
@@ -533,7 +569,8 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
     const int alpha0 = alpha;
 
     kids k;
-    if (expand(w, p, &k, alpha, beta, ttmove) || (s->use_oracle && score_oracle(w, &k, beta)))
+    if (expand(w, p, &k, alpha, beta, ttmove, !cut) ||
+        (s->use_oracle && score_oracle(w, &k, beta)))
         return k.best;
     if (k.best > alpha)
         alpha = k.best;

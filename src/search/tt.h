@@ -1,26 +1,30 @@
 /* tt.h - the shared transposition table of the search: exact keys, and a
  * sequence word per bucket so that no read is ever torn.
  *
- * A bucket is one 64-byte cache line: a sequence word and three entries of
- * two words each (a probe costs one memory access).
+ * A bucket is one 64-byte cache line: a sequence word, four keys and the
+ * four entries' data, 48 bits each, packed into three words (a probe costs
+ * one memory access; four ways, not three beside the sequence word:
+ * doc/experiments.md, "Exact table keys: speed"). Data i < 3 is the low 48
+ * bits of word 5 + i; data 3 is the three high 16-bit parts, word 5's the
+ * lowest.
  *
- *   word:   0      1     2      3     4      5     6      7
- *         +------+-----+------+-----+------+-----+------+--------+
- *         | seq  | key | data | key | data | key | data | unused |
- *         +------+-----+------+-----+------+-----+------+--------+
- *                 entry 0      entry 1      entry 2
+ *   word:   0     1      2      3      4      5        6        7
+ *         +-----+------+------+------+------+--------+--------+--------+
+ *         | seq | key0 | key1 | key2 | key3 | d3|d0  | d3|d1  | d3|d2  |
+ *         +-----+------+------+------+------+--------+--------+--------+
  *
  *   key    the exact code of the position (src/search/key.h): two positions
  *          share a key only if they have the same pits and tuzdiks
- *   data:
+ *   data (48 bits):
  *
- *   bit:  63      56 55     48 47     40 39     32 31             16 15              0
- *        +---------+---------+---------+---------+-----------------+-----------------+
- *        |  (zero) |  work   |  draft  |  move   |   upper (int16)  |  lower (int16)  |
- *        +---------+---------+---------+---------+-----------------+-----------------+
+ *   bit:  47     40 39     32 31     24 23           12 11            0
+ *        +---------+---------+---------+---------------+---------------+
+ *        |  draft  |  work   |  move   | upper (int12) | lower (int12) |
+ *        +---------+---------+---------+---------------+---------------+
  *
  *   lower, upper  bounds on the future gain of the position (search.h), in
- *                 score units; lower == upper: exact
+ *                 score units; lower == upper: exact. |bound| <= 255 * 3 + 1
+ *                 (seeds times the largest score scale, plus a tie-break)
  *   move          the best or cut move found (sow_move), TT_NO_MOVE if none
  *   draft         remaining depth the bounds hold for; TT_DRAFT_EXACT (255)
  *                 for the unlimited depth of an exact solve
@@ -59,6 +63,7 @@
 #ifndef SOW_SEARCH_TT_H
 #define SOW_SEARCH_TT_H
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,25 +72,23 @@
 #include "sow/rules.h"
 
 enum {
-    TT_WAYS = 3,
+    TT_WAYS = 4,
     TT_DRAFT_EXACT = 255,
     TT_NO_MOVE = 0xff,
+    TT_BOUND_MAX = 2047, /* an int12 */
 };
 
-typedef struct tt_entry {
-    _Atomic uint64_t key;
-    _Atomic uint64_t data; /* 0: empty */
-} tt_entry;
+#define TT_DATA_MASK 0x0000ffffffffffffull /* the 48 bits of one entry's data */
 
 typedef struct tt_bucket {
     _Atomic uint64_t seq; /* even: stable; odd: a writer is inside */
-    tt_entry e[TT_WAYS];
-    uint64_t unused;
+    _Atomic uint64_t key[TT_WAYS];
+    _Atomic uint64_t data[TT_WAYS - 1]; /* see the picture */
 } tt_bucket;
 
-_Static_assert(sizeof(tt_entry) == 16, "an entry is two words");
 _Static_assert(sizeof(tt_bucket) == 64, "a bucket is one cache line");
-_Static_assert(sizeof(int16_t) * 2 + 4 == sizeof(uint64_t), "the data fields fill a word");
+_Static_assert(SOW_MAX_TOTAL * 3 + 1 <= TT_BOUND_MAX, "a bound fits an int12");
+_Static_assert(3 * 16 == 48, "data 3 is three 16-bit parts");
 
 typedef struct tt {
     tt_bucket *b;
@@ -93,7 +96,7 @@ typedef struct tt {
     bool shared;  /* several threads may write: stores take the seqlock */
 } tt;
 
-/* The decoded data word. */
+/* The decoded data. */
 typedef struct tt_data {
     int lower, upper;
     sow_move move;
@@ -103,26 +106,38 @@ typedef struct tt_data {
 
 static inline uint64_t tt_pack(const tt_data *d)
 {
-    return (uint64_t)(uint16_t)(int16_t)d->lower | (uint64_t)(uint16_t)(int16_t)d->upper << 16 |
-           (uint64_t)d->move << 32 | (uint64_t)d->draft << 40 | (uint64_t)d->work << 48;
+    assert(d->lower >= -TT_BOUND_MAX && d->lower <= TT_BOUND_MAX);
+    assert(d->upper >= -TT_BOUND_MAX && d->upper <= TT_BOUND_MAX);
+    assert(d->draft >= 0 && d->draft <= 0xff && d->work >= 0 && d->work <= 0xff);
+    return ((uint64_t)d->lower & 0xfff) | ((uint64_t)d->upper & 0xfff) << 12 |
+           (uint64_t)(d->move & 0xff) << 24 | (uint64_t)d->work << 32 | (uint64_t)d->draft << 40;
 }
 
 static inline tt_data tt_unpack(uint64_t w)
 {
     tt_data d;
-    d.lower = (int16_t)(uint16_t)w;
-    d.upper = (int16_t)(uint16_t)(w >> 16);
-    d.move = (sow_move)(w >> 32);
+    d.lower = (int)((int64_t)(w << 52) >> 52);
+    d.upper = (int)((int64_t)(w << 40) >> 52);
+    d.move = (sow_move)((w >> 24) & 0xff);
+    d.work = (int)(w >> 32) & 0xff;
     d.draft = (int)(w >> 40) & 0xff;
-    d.work = (int)(w >> 48) & 0xff;
     return d;
 }
 
+/* Entry i's 48 data bits, from the three data words w[0..3). */
+static inline uint64_t tt_data_of(const uint64_t w[TT_WAYS - 1], int i)
+{
+    if (i < TT_WAYS - 1)
+        return w[i] & TT_DATA_MASK;
+    return w[0] >> 48 | (w[1] >> 48) << 16 | (w[2] >> 48) << 32;
+}
+
 /* Spreads keys (dense codes: neighbours differ in the low bits) over the
- * high bits that pick the bucket. */
+ * high bits that pick the bucket (Fibonacci hashing: every key bit reaches
+ * them through the carries). */
 static inline uint64_t tt_mix(uint64_t key)
 {
-    return (key ^ (key >> 31)) * 0x9E3779B97F4A7C15ull;
+    return key * 0x9E3779B97F4A7C15ull;
 }
 
 static inline tt_bucket *tt_bucket_of(const tt *t, uint64_t key)
@@ -140,21 +155,35 @@ static inline bool tt_probe(const tt *t, uint64_t key, tt_data *d)
 {
     tt_bucket *b = tt_bucket_of(t, key);
     uint64_t s0 = atomic_load_explicit(&b->seq, memory_order_acquire);
-    uint64_t data = 0;
-    for (int i = 0; i < TT_WAYS; i++) {
-        uint64_t k = atomic_load_explicit(&b->e[i].key, memory_order_relaxed);
-        uint64_t x = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
-        if (k == key && x != 0) {
-            data = x;
-            break;
-        }
-    }
+    uint64_t w[TT_WAYS - 1];
+    for (int i = 0; i < TT_WAYS - 1; i++)
+        w[i] = atomic_load_explicit(&b->data[i], memory_order_relaxed);
+    uint64_t x = 0;
+    for (int i = 0; i < TT_WAYS; i++)
+        if (atomic_load_explicit(&b->key[i], memory_order_relaxed) == key)
+            x = tt_data_of(w, i) ? tt_data_of(w, i) : x;
     atomic_thread_fence(memory_order_acquire);
     uint64_t s1 = atomic_load_explicit(&b->seq, memory_order_relaxed);
-    if (data == 0 || s0 != s1 || (s0 & 1))
+    if (x == 0 || s0 != s1 || (s0 & 1))
         return false;
-    *d = tt_unpack(data);
+    *d = tt_unpack(x);
     return true;
+}
+
+/* Writes entry i's 48 data bits x into the data words (the caller holds
+ * the bucket). */
+static inline void tt_data_set(tt_bucket *b, int i, uint64_t x)
+{
+    if (i < TT_WAYS - 1) {
+        uint64_t o = atomic_load_explicit(&b->data[i], memory_order_relaxed);
+        atomic_store_explicit(&b->data[i], (o & ~TT_DATA_MASK) | x, memory_order_relaxed);
+        return;
+    }
+    for (int j = 0; j < TT_WAYS - 1; j++) {
+        uint64_t o = atomic_load_explicit(&b->data[j], memory_order_relaxed);
+        uint64_t part = (x >> (16 * j)) & 0xffff;
+        atomic_store_explicit(&b->data[j], (o & TT_DATA_MASK) | part << 48, memory_order_relaxed);
+    }
 }
 
 /* Records bounds [lower, upper] proved at `draft` for `key`. Same key and
@@ -177,13 +206,15 @@ static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move 
         atomic_thread_fence(memory_order_release);
     }
     int work = work_nodes ? 64 - __builtin_clzll(work_nodes) : 1;
-    tt_entry *victim = NULL;
+    uint64_t w[TT_WAYS - 1];
+    for (int i = 0; i < TT_WAYS - 1; i++)
+        w[i] = atomic_load_explicit(&b->data[i], memory_order_relaxed);
+    int victim = 0;
     int vscore = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
-        tt_entry *e = &b->e[i];
-        uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
-        tt_data o = tt_unpack(data);
-        if (data != 0 && atomic_load_explicit(&e->key, memory_order_relaxed) == key) {
+        uint64_t data = tt_data_of(w, i);
+        if (data != 0 && atomic_load_explicit(&b->key[i], memory_order_relaxed) == key) {
+            tt_data o = tt_unpack(data);
             if (o.draft > draft)
                 goto done;
             if (o.draft == draft) {
@@ -196,18 +227,19 @@ static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move 
                 if (move == TT_NO_MOVE)
                     move = o.move;
             }
-            victim = e;
+            victim = i;
             break;
         }
-        int sc = data == 0 ? -1 : o.draft * 64 + o.work;
+        /* draft * 256 + work (the picture): shallower drafts first */
+        int sc = data == 0 ? -1 : (int)(data >> 32);
         if (sc < vscore) {
             vscore = sc;
-            victim = e;
+            victim = i;
         }
     }
     tt_data n = {lower, upper, move, draft, work};
-    atomic_store_explicit(&victim->key, key, memory_order_relaxed);
-    atomic_store_explicit(&victim->data, tt_pack(&n), memory_order_relaxed);
+    atomic_store_explicit(&b->key[victim], key, memory_order_relaxed);
+    tt_data_set(b, victim, tt_pack(&n));
 done:
     if (t->shared)
         atomic_store_explicit(&b->seq, s0 + 2, memory_order_release);
