@@ -108,6 +108,7 @@ typedef struct sow_units_result {
                                 (the walk, the journal, the transport) */
     double seconds;          /* this run, wall-clock, database included */
     int db_seeds;            /* the database used; 0: none */
+    int workers_lost;        /* MPI workers found dead (sow/units_mpi.h) */
     char error[SOW_PLAN_WHY];
 } sow_units_result;
 
@@ -129,12 +130,14 @@ sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *
 /* Where the questions go when several may be in flight (MPI workers).
  * Called from the solving thread only. */
 typedef struct sow_units_pool {
-    int slots;    /* questions in flight at once, >= 1 */
+    int slots;    /* questions in flight at once, >= 1; read before each
+                     question, so a pool may lower it (a worker died) */
     /* Hands question u out (u->line, nline, threshold); sets u->worker. */
     sow_err (*submit)(void *ctx, sow_unit *u);
     /* Blocks until a question handed out comes back into *u: its line,
      * threshold and worker, and either its answer (done) or not done (given
-     * back unanswered after cancel). An error stops the solve. */
+     * back unanswered: after cancel, or its worker died; it is asked again
+     * if it still matters). An error stops the solve. */
     sow_err (*wait)(void *ctx, sow_unit *u);
     /* The solve is over or stopped: abandon the questions in flight (each
      * still comes back through wait, answered or not). */

@@ -75,7 +75,9 @@ static const char usage[] =
     "sow serve: \"time limit\"), lower and upper (the\n"
     "value's proven bounds), best (the best move so far, or null).\n"
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
-    "frontier, units, reused, nodes, cpu, seconds, threads, tt_mb, db, solver.\n"
+    "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
+    "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
+    "db, solver.\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
@@ -401,10 +403,10 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
             printf((unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c", *c);
         printf("\",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"reused\":%llu,"
                "\"nodes\":%llu,\"cpu\":%.6f,\"manager_cpu\":%.6f,\"seconds\":%.6f,"
-               "\"threads\":%d,\"tt_mb\":%zu,\"ranks\":%d,\"db\":",
+               "\"threads\":%d,\"tt_mb\":%zu,\"ranks\":%d,\"workers_lost\":%d,\"db\":",
                depth, (unsigned long long)r.frontier, (unsigned long long)r.units,
                (unsigned long long)r.reused, (unsigned long long)r.nodes, r.cpu_seconds,
-               r.manager_cpu, r.seconds, T, plan->tt_mb, ranks);
+               r.manager_cpu, r.seconds, T, plan->tt_mb, ranks, r.workers_lost);
         if (r.db_seeds)
             printf("{\"seeds\":%d}", r.db_seeds);
         else
@@ -427,8 +429,8 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
                (unsigned long long)r.nodes, r.seconds, r.cpu_seconds, T, plural(T),
                plan->tt_mb);
         if (ranks > 1)
-            printf(", %d MPI ranks (%d workers; the manager's own CPU %.3f s)", ranks,
-                   ranks - 1, r.manager_cpu);
+            printf(", %d MPI ranks (%d workers, %d lost; the manager's own CPU %.3f s)", ranks,
+                   ranks - 1, r.workers_lost, r.manager_cpu);
         if (r.db_seeds)
             printf(", database up to %d seed%s", r.db_seeds, plural(r.db_seeds));
         printf("\n");

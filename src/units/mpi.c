@@ -4,7 +4,8 @@
  * build, so their layout agrees):
  *   manager -> worker   UNIT (a question), CANCEL (abandon the unit in
  *                       flight), QUIT (the solve is over)
- *   worker -> manager   READY (its database opened, or why not), ANSWER
+ *   worker -> manager   READY (its database opened, or why not), ANSWER,
+ *                       ALIVE (every HEARTBEAT seconds while it solves)
  *   broadcast from 0    GO: the database files are ready to load (or the
  *                       manager failed: stop)
  * Nobody busy-waits: a rank with nothing to do probes every millisecond
@@ -12,6 +13,13 @@
  * the other ranks' searches need. A worker in a search probes for CANCEL
  * from the search's progress callback (its main thread: MPI is used from
  * one thread only).
+ *
+ * A dead worker: Open MPI 4 ends the job when a rank dies, unless mpirun
+ * is given --enable-recovery; then the survivors go on, and the manager
+ * takes a worker that holds a unit and has not been heard of for
+ * DEAD_AFTER seconds (or a failed send to it) as dead: its unit is given
+ * back and asked again of another worker. Without --enable-recovery the
+ * recovery is the ledger (rerun the same command).
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -20,9 +28,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "sow/units_mpi.h"
 
-enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY };
+enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY, T_ALIVE };
 
 typedef struct msg_unit {
     int32_t nline, threshold;
@@ -45,6 +54,11 @@ typedef struct msg_ready {
 #define IDLE_NS 1000000L
 /* How often a worker's search looks for CANCEL (seconds). */
 #define CANCEL_EVERY 0.02
+/* A solving worker says it is alive this often (seconds); the manager
+ * takes one silent for DEAD_AFTER as dead. Generous: ranks that share
+ * cores with others (oversubscribed) can be descheduled for seconds. */
+#define HEARTBEAT 1.0
+#define DEAD_AFTER 15.0
 
 static void idle(void)
 {
@@ -112,7 +126,9 @@ static int wait_go(int *go)
 
 typedef struct manager {
     int size;
-    bool *busy, *cancelled;
+    sow_units_pool pool;     /* its slots: the workers alive */
+    bool *busy, *cancelled, *dead;
+    double *heard;           /* when each worker was last heard of */
     sow_unit *unit;          /* the question each worker holds */
     char *why;               /* the solve's out->error */
     size_t why_size;
@@ -131,7 +147,7 @@ static sow_err m_submit(void *ctx, sow_unit *u)
 {
     manager *M = ctx;
     int r = 1;
-    while (r < M->size && M->busy[r])
+    while (r < M->size && (M->busy[r] || M->dead[r]))
         r++;
     if (r == M->size) {
         snprintf(M->why, M->why_size, "a question with every worker busy (a bug)");
@@ -140,13 +156,24 @@ static sow_err m_submit(void *ctx, sow_unit *u)
     msg_unit m;
     pack(u, &m);
     int rc = MPI_Send(&m, sizeof m, MPI_BYTE, r, T_UNIT, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(rc, "sending a unit", M->why, M->why_size);
     u->worker = r;
     M->busy[r] = true;
     M->cancelled[r] = false;
     M->unit[r] = *u;
+    /* A failed send: the unit is lost with its worker, whom m_wait finds
+     * silent and gives back. */
+    M->heard[r] = rc == MPI_SUCCESS ? sow_now() : sow_now() - DEAD_AFTER;
     return SOW_OK;
+}
+
+/* A busy worker silent for DEAD_AFTER seconds, or 0. */
+static int silent(const manager *M)
+{
+    double now = sow_now();
+    for (int r = 1; r < M->size; r++)
+        if (M->busy[r] && now - M->heard[r] > DEAD_AFTER)
+            return r;
+    return 0;
 }
 
 static sow_err m_wait(void *ctx, sow_unit *u)
@@ -154,15 +181,40 @@ static sow_err m_wait(void *ctx, sow_unit *u)
     manager *M = ctx;
     memset(u, 0, sizeof *u);
     MPI_Status st;
-    int flag = 0, rc;
-    while ((rc = MPI_Iprobe(MPI_ANY_SOURCE, T_ANSWER, MPI_COMM_WORLD, &flag, &st)) ==
-               MPI_SUCCESS &&
-           !flag)
+    int flag = 0, rc, r;
+    for (;;) {
+        rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "waiting for an answer", M->why, M->why_size);
+        if (flag && st.MPI_TAG == T_ANSWER)
+            break;
+        if (flag) { /* ALIVE (or a late READY: nothing to do) */
+            char buf[sizeof(msg_ready)];
+            r = st.MPI_SOURCE;
+            rc = MPI_Recv(buf, sizeof buf, MPI_BYTE, r, st.MPI_TAG, MPI_COMM_WORLD,
+                          MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return mpi_fail(rc, "receiving a heartbeat", M->why, M->why_size);
+            if (r > 0 && r < M->size)
+                M->heard[r] = sow_now();
+            continue;
+        }
+        if ((r = silent(M))) {
+            /* Dead: its unit comes back unanswered, to be asked again. */
+            M->dead[r] = true;
+            M->busy[r] = false;
+            M->pool.slots--;
+            *u = M->unit[r];
+            if (M->pool.slots < 1) {
+                snprintf(M->why, M->why_size, "every worker is dead (the last: rank %d)", r);
+                return SOW_E_IO;
+            }
+            return SOW_OK;
+        }
         idle();
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(rc, "waiting for an answer", M->why, M->why_size);
+    }
     msg_answer a;
-    int r = st.MPI_SOURCE;
+    r = st.MPI_SOURCE;
     rc = MPI_Recv(&a, sizeof a, MPI_BYTE, r, T_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
         return mpi_fail(rc, "receiving an answer", M->why, M->why_size);
@@ -191,7 +243,7 @@ static void m_cancel(void *ctx)
     manager *M = ctx;
     int nothing = 0;
     for (int r = 1; r < M->size; r++)
-        if (M->busy[r] && !M->cancelled[r]) {
+        if (M->busy[r] && !M->cancelled[r] && !M->dead[r]) {
             /* A failed send leaves the worker to finish its unit: the
              * answer still comes back, only later. */
             MPI_Send(&nothing, 1, MPI_INT, r, T_CANCEL, MPI_COMM_WORLD);
@@ -226,11 +278,12 @@ static sow_err gather_ready(int size, sow_units_result *out)
     return first;
 }
 
-static void quit_all(int size)
+static void quit_all(int size, const bool *dead)
 {
     int nothing = 0;
     for (int r = 1; r < size; r++)
-        MPI_Send(&nothing, 1, MPI_INT, r, T_QUIT, MPI_COMM_WORLD);
+        if (!dead || !dead[r])
+            MPI_Send(&nothing, 1, MPI_INT, r, T_QUIT, MPI_COMM_WORLD);
 }
 
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
@@ -261,35 +314,49 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
     }
     sow_err e = gather_ready(size, out);
     if (e) {
-        quit_all(size);
+        quit_all(size, NULL);
         return e;
     }
     manager M = {.size = size, .why = out->error, .why_size = sizeof out->error};
     M.busy = calloc((size_t)size, sizeof *M.busy);
     M.cancelled = calloc((size_t)size, sizeof *M.cancelled);
     M.unit = calloc((size_t)size, sizeof *M.unit);
-    if (!M.busy || !M.cancelled || !M.unit) {
+    M.dead = calloc((size_t)size, sizeof *M.dead);
+    M.heard = calloc((size_t)size, sizeof *M.heard);
+    if (!M.busy || !M.cancelled || !M.unit || !M.dead || !M.heard) {
         e = SOW_E_NOMEM;
         snprintf(out->error, sizeof out->error, "no memory");
     } else {
-        sow_units_pool pool = {size - 1, m_submit, m_wait, m_cancel, &M};
-        e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &pool, j, cb, out);
+        M.pool = (sow_units_pool){size - 1, m_submit, m_wait, m_cancel, &M};
+        e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out);
     }
-    quit_all(size);
+    quit_all(size, M.dead);
+    out->workers_lost = 0;
+    for (int r = 1; M.dead && r < size; r++)
+        out->workers_lost += M.dead[r];
     free(M.busy);
     free(M.cancelled);
     free(M.unit);
+    free(M.dead);
+    free(M.heard);
     return e;
 }
 
 /* ---- a worker ----------------------------------------------------------------- */
 
 static volatile int cancel_flag;
+static double last_beat;
 
-/* The search's progress callback: the moment to look for CANCEL. */
+/* The search's progress callback: the moment to look for CANCEL and to
+ * say it is alive. */
 static void poll_cancel(void *ctx, const sow_search_progress *pr)
 {
     int flag = 0;
+    double now = sow_now();
+    if (now - last_beat >= HEARTBEAT) {
+        MPI_Send(&flag, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
+        last_beat = now;
+    }
     if (MPI_Iprobe(0, T_CANCEL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
         flag) {
         int nothing;
@@ -348,6 +415,7 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
         for (int d = 0; d < u.nline && d < SOW_UNITS_MAX_DEPTH; d++)
             u.line[d] = (sow_move)a.q.line[d];
         cancel_flag = 0;
+        last_beat = sow_now();
         a.err = sow_units_worker_answer(w, &u);
         a.bound = u.bound;
         a.nodes = u.nodes;

@@ -404,6 +404,14 @@ static sow_err local_wait(void *ctx, sow_unit *u)
     return SOW_OK;
 }
 
+/* Questions in flight at once: the pool's slots now (a pool whose
+ * workers die has fewer), at most the in-flight table's size. */
+static int slots(const solver *S)
+{
+    int n = S->pool->slots;
+    return n < 1 ? 1 : n > S->slots ? S->slots : n;
+}
+
 /* Hands out the question "score(leaf i) >= beta?". */
 static sow_err submit(solver *S, int i, int beta)
 {
@@ -485,7 +493,7 @@ static sow_err walk(solver *S, int i, int beta, wres *res)
     }
     *res = W_WAIT;
     if (x->leaf)
-        return x->busy || S->inflight >= S->slots ? SOW_OK : submit(S, i, beta);
+        return x->busy || S->inflight >= slots(S) ? SOW_OK : submit(S, i, beta);
     int order[SOW_MAX_MOVES], n = x->n, first = x->first;
     for (int k = 0; k < n; k++) {
         /* Insertion sort by the guess, descending: the child most likely
@@ -515,7 +523,7 @@ static sow_err walk(solver *S, int i, int beta, wres *res)
         }
         if (cr == W_WAIT) {
             waiting = true;
-            if (S->inflight >= S->slots)
+            if (S->inflight >= slots(S))
                 break;
         }
     }
