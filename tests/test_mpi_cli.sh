@@ -85,10 +85,11 @@ json "d['value'] == $want and d['db'] is not None and d['ranks'] == 3"
 expect_status 0 "$SOW" ledger export "$T/d.ledger" --json
 json "{u['worker'] for u in d['units'] if u['state'] == 'done'} == {1, 2}"
 
-# rank_pid MPIRUN_PID RANK: the pid of that rank (Open MPI's environment).
+# rank_pid LEDGER RANK: the pid of that rank of the solve writing LEDGER
+# (Open MPI's environment says which rank a process is).
 rank_pid() {
   local p
-  for p in $(pgrep -P "$1"); do
+  for p in $(pgrep -f -- "--ledger $1"); do
     tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && echo "$p"
   done
   return 0
@@ -102,7 +103,9 @@ want=$(value)
 start_and_kill() {
   local L=$1; shift
   rm -f "$L"*
-  "${MPIRUN[@]}" "$@" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$L" >"$T/killed.out" 2>"$T/killed.err" &
+  # Bounded: a job that hangs after the kill fails the test instead.
+  timeout 180 "${MPIRUN[@]}" "$@" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$L" \
+    >"$T/killed.out" 2>"$T/killed.err" &
   mp=$!
   local n=0
   for _ in $(seq 1 600); do
@@ -115,8 +118,8 @@ start_and_kill() {
   done
   [ "$n" -ge 3 ] || fail "no 3 answers in the ledger within 60 s"
   local w
-  w=$(rank_pid "$mp" 2)
-  [ -n "$w" ] || fail "no rank 2 under mpirun $mp"
+  w=$(rank_pid "$L" 2)
+  [ -n "$w" ] || fail "no rank 2 of the solve of $L"
   kill -9 "$w"
 }
 
