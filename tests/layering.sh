@@ -43,7 +43,7 @@ declare -A owner=(
   [retro.h]=retro
   [db.h]=db
   [plan.h]=plan
-  [units.h]=units
+  [units.h]=units [units_mpi.h]=units
   [ledger.h]=ledger
 )
 

@@ -34,7 +34,7 @@ typedef struct kept {
     size_t n, asked;
 } kept;
 
-static sow_err on_asked(void *ctx, const sow_unit *u)
+static sow_err on_asked(void *ctx, sow_unit *u)
 {
     ((kept *)ctx)->asked++;
     return SOW_OK;
@@ -73,7 +73,7 @@ static void check_board(const sow_game *g, const sow_pos *p, int depth, bool db,
 {
     int want = ref_score(g, p);
     sow_plan plan = plan_for(g, p, db, threads);
-    sow_units_journal j = {on_asked, on_answered, k};
+    sow_units_journal j = {on_asked, on_answered, k, NULL};
     sow_units_result r;
     k->n = k->asked = 0;
     sow_err e = sow_units_solve(g, p, &plan, depth, NULL, 0, &j, NULL, &r);
@@ -172,7 +172,7 @@ static void test_resume(void **state)
         if (mode == 2)
             assert_int_equal(b.lower, b.upper);
         sow_plan plan = plan_for(&g, &p, false, 1);
-        sow_units_journal j = {on_asked, on_answered, &again};
+        sow_units_journal j = {on_asked, on_answered, &again, NULL};
         again.n = again.asked = 0;
         sow_units_result r;
         assert_int_equal(sow_units_solve(&g, &p, &plan, 3, part, n + 1, &j, NULL, &r), SOW_OK);
@@ -231,7 +231,7 @@ static void test_stopped(void **state)
     int want = ref_score(&g, &p);
     sow_plan plan = plan_for(&g, &p, false, 1);
     int left = 2;
-    sow_units_journal j = {NULL, refuse, &left};
+    sow_units_journal j = {NULL, refuse, &left, NULL};
     sow_units_result r;
     assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r), SOW_E_IO);
     assert_int_equal(r.units, 2);

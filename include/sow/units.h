@@ -15,6 +15,13 @@
  * decide is never asked. The units of one solve share one transposition
  * table (entries are exact: reuse across units is sound).
  *
+ * Several questions in flight (sow_units_solve_pool, e.g. MPI workers,
+ * sow/units_mpi.h): the walk goes on past a question still unanswered as
+ * if it will not cut off (true at an all-node, speculation at a cut-node)
+ * and hands out the next ones alpha-beta would ask, up to the pool's
+ * slots; each answer narrows the bounds and the walk starts again from
+ * the root. With one slot it asks exactly the sequential walk's questions.
+ *
  * Resuming: the answers are facts about positions, whatever the order
  * they were found in, so a solve given the answers of an earlier run
  * starts from its bounds and asks only what they leave open.
@@ -51,15 +58,22 @@ typedef struct sow_unit {
     uint64_t nodes;       /* search nodes, all threads */
     double cpu_seconds;   /* process CPU time while it was solved */
     double seconds;       /* wall-clock */
-    int worker;           /* who solved it: 0 the manager's process */
+    int worker;           /* who solved it: 0 the manager's process, else
+                             its MPI rank */
+    int64_t ticket;       /* the journal's handle on the question (0: none) */
 } sow_unit;
 
 /* Where the questions and answers go (e.g. the ledger); every member may
- * be NULL. An error from a callback stops the solve with that error. */
+ * be NULL. An error from a callback stops the solve with that error.
+ * `asked` may set u->ticket, which `answered` and `dropped` then get back:
+ * several questions can be in flight at once. */
 typedef struct sow_units_journal {
-    sow_err (*asked)(void *ctx, const sow_unit *u);    /* before it is solved */
+    sow_err (*asked)(void *ctx, sow_unit *u);          /* once handed out */
     sow_err (*answered)(void *ctx, const sow_unit *u); /* durable on return */
     void *ctx;
+    /* Asked, and will not be answered: its worker gave it back (the solve
+     * ended first, or was stopped). */
+    sow_err (*dropped)(void *ctx, const sow_unit *u);
 } sow_units_journal;
 
 /* Progress, after each answered unit (calling thread). */
@@ -88,9 +102,13 @@ typedef struct sow_units_result {
     uint64_t reused;         /* answers given (an earlier run's) */
     uint64_t frontier;       /* frontier nodes (questions are about these) */
     uint64_t nodes;          /* this run */
-    double cpu_seconds;      /* this run, units only */
+    double cpu_seconds;      /* this run: units (every worker's) and the
+                                ordering searches above the frontier */
+    double manager_cpu;      /* this process's CPU outside its own searches
+                                (the walk, the journal, the transport) */
     double seconds;          /* this run, wall-clock, database included */
     int db_seeds;            /* the database used; 0: none */
+    int workers_lost;        /* MPI workers found dead (sow/units_mpi.h) */
     char error[SOW_PLAN_WHY];
 } sow_units_result;
 
@@ -108,6 +126,52 @@ typedef struct sow_units_result {
 sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *plan, int depth,
                         const sow_unit *known, size_t nknown, const sow_units_journal *j,
                         const sow_units_callbacks *cb, sow_units_result *out);
+
+/* Where the questions go when several may be in flight (MPI workers).
+ * Called from the solving thread only. */
+typedef struct sow_units_pool {
+    int slots;    /* questions in flight at once, >= 1; read before each
+                     question, so a pool may lower it (a worker died) */
+    /* Hands question u out (u->line, nline, threshold); sets u->worker. */
+    sow_err (*submit)(void *ctx, sow_unit *u);
+    /* Blocks until a question handed out comes back into *u: its line,
+     * threshold and worker, and either its answer (done) or not done (given
+     * back unanswered: after cancel, or its worker died; it is asked again
+     * if it still matters). An error stops the solve. */
+    sow_err (*wait)(void *ctx, sow_unit *u);
+    /* The solve is over or stopped: abandon the questions in flight (each
+     * still comes back through wait, answered or not). */
+    void (*cancel)(void *ctx);
+    void *ctx;
+} sow_units_pool;
+
+/* sow_units_solve with the questions answered by `pool` (NULL: this
+ * process, one at a time, which is sow_units_solve). This process still
+ * runs the ordering searches above the frontier with the plan's table and
+ * database. */
+sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_plan *plan,
+                             int depth, const sow_unit *known, size_t nknown,
+                             const sow_units_pool *pool, const sow_units_journal *j,
+                             const sow_units_callbacks *cb, sow_units_result *out);
+
+/* What answers one process gives: a search with the plan's threads and
+ * table, and its database (opened, or built and saved into
+ * plan->limits.db_dir). cb: progress of the database and of each unit's
+ * search (may be NULL). SOW_E_NOMEM and the database's errors, with a
+ * one-line why. */
+typedef struct sow_units_worker sow_units_worker;
+sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_plan *plan,
+                             const sow_units_callbacks *cb, sow_units_worker **out, char *why,
+                             size_t why_size);
+/* Answers u (u->line from the root, u->threshold): bound, nodes, CPU
+ * (this process's) and wall seconds, done. Errors as sow_search_test, and
+ * SOW_E_MOVE for a line that is not legal play from the root; the plan's
+ * stop flag and time limit (counted from sow_units_worker_new) hold. Not
+ * reentrant on one worker. */
+sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u);
+/* The database's seed count (0: none). */
+int sow_units_worker_db_seeds(const sow_units_worker *w);
+void sow_units_worker_free(sow_units_worker *w);
 
 /* What answers prove about the root without solving anything: bounds on
  * its score (minimax of the frontier's bounds), how many frontier nodes

@@ -16,13 +16,14 @@
 #include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/units.h"
+#include "sow/units_mpi.h"
 
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--value-only] [--reference] [--quiet] [--verbose] [--json]\n"
-    "                 [--ledger FILE [--frontier D]]\n"
+    "                 [--ledger FILE [--frontier D] [--mpi]]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
     "to move under optimal play, stores included), the outcome (win, draw or\n"
@@ -59,6 +60,10 @@ static const char usage[] =
     "                      refused if it holds another; implies --value-only\n"
     "  --frontier D        the units' frontier: D plies from the root, 1..12\n"
     "                      (default 4; a ledger keeps the D it was made with)\n"
+    "  --mpi               with --ledger, under mpirun -np N: rank 0 manages (the\n"
+    "                      ledger, which units matter), ranks 1..N-1 answer units\n"
+    "                      with --threads each, the database loaded from --db DIR;\n"
+    "                      implied when mpirun started sow; 1 rank: the local solve\n"
     "\n"
     "JSON keys: game, pits, seeds (per pit at the start; null with --position),\n"
     "variant, seeds_on_board, stores {south, north}, value, outcome, best,\n"
@@ -70,7 +75,9 @@ static const char usage[] =
     "sow serve: \"time limit\"), lower and upper (the\n"
     "value's proven bounds), best (the best move so far, or null).\n"
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
-    "frontier, units, reused, nodes, cpu, seconds, threads, tt_mb, db, solver.\n"
+    "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
+    "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
+    "db, solver.\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
@@ -340,9 +347,10 @@ static void on_units_progress(void *ctx, const sow_units_progress *pr)
 }
 
 /* `--ledger FILE`: the solve by work units, resumed from and written to
- * the ledger. */
+ * the ledger; with ranks > 1 this is MPI's rank 0 and the other ranks
+ * answer the units. */
 static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, int depth,
-                        progress_state *ps)
+                        progress_state *ps, int ranks)
 {
     sow_ledger_id id = {.cfg = cg->cfg, .depth = depth};
     sow_pos_format(&cg->g, &cg->pos, id.position, sizeof id.position);
@@ -358,6 +366,7 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
     }
     sow_units_journal j;
     sow_ledger_journal(l, &j);
+
     sow_units_callbacks cb = {
         .progress = on_units_progress,
         .db_progress = on_db_progress,
@@ -365,7 +374,8 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
         .progress_every = ps->tty ? 0.5 : FIRST_LINE,
     };
     static sow_units_result r;
-    sow_err e = sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r);
+    sow_err e = ranks > 1 ? sow_units_mpi_manager(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r)
+                    : sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r);
     free(known);
     sow_ledger_close(l);
     if (!ps->quiet && ps->tty && ps->lines)
@@ -392,11 +402,11 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
         for (const char *c = path; *c; c++)
             printf((unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c", *c);
         printf("\",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"reused\":%llu,"
-               "\"nodes\":%llu,\"cpu\":%.6f,\"seconds\":%.6f,\"threads\":%d,\"tt_mb\":%zu,"
-               "\"db\":",
+               "\"nodes\":%llu,\"cpu\":%.6f,\"manager_cpu\":%.6f,\"seconds\":%.6f,"
+               "\"threads\":%d,\"tt_mb\":%zu,\"ranks\":%d,\"workers_lost\":%d,\"db\":",
                depth, (unsigned long long)r.frontier, (unsigned long long)r.units,
                (unsigned long long)r.reused, (unsigned long long)r.nodes, r.cpu_seconds,
-               r.seconds, T, plan->tt_mb);
+               r.manager_cpu, r.seconds, T, plan->tt_mb, ranks, r.workers_lost);
         if (r.db_seeds)
             printf("{\"seeds\":%d}", r.db_seeds);
         else
@@ -415,9 +425,12 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
                "at %d plies\n",
                (unsigned long long)r.units, (unsigned long long)r.reused, path,
                (unsigned long long)r.frontier, depth);
-        printf("nodes %llu, %.3f s, %.3f CPU s in units, %d thread%s, table %zu MB", 
+        printf("nodes %llu, %.3f s, %.3f CPU s in units, %d thread%s, table %zu MB",
                (unsigned long long)r.nodes, r.seconds, r.cpu_seconds, T, plural(T),
                plan->tt_mb);
+        if (ranks > 1)
+            printf(", %d MPI ranks (%d workers, %d lost; the manager's own CPU %.3f s)", ranks,
+                   ranks - 1, r.workers_lost, r.manager_cpu);
         if (r.db_seeds)
             printf(", database up to %d seed%s", r.db_seeds, plural(r.db_seeds));
         printf("\n");
@@ -426,12 +439,33 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
     return done ? 0 : 130;
 }
 
+/* Under mpirun: rank 0 solves with the ledger, the others answer its
+ * units. An error on one rank ends the job (mpirun stops the others when
+ * one exits without MPI_Finalize); a worker's own error the manager
+ * reports, so workers stay quiet. */
+static int solve_mpi(cli_game *cg, const sow_plan *plan, const char *path, int depth,
+                     progress_state *ps)
+{
+    int rank, ranks;
+    char why[SOW_PLAN_WHY];
+    if (sow_units_mpi_init(&rank, &ranks, why, sizeof why) != SOW_OK)
+        cli_fail("solve: %s", why);
+    int status;
+    if (rank > 0)
+        status = sow_units_mpi_worker(&cg->g, &cg->pos, plan, why, sizeof why) ? 1 : 0;
+    else
+        status = solve_ledger(cg, plan, path, depth, ps, ranks);
+    sow_units_mpi_finalize();
+    return status;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL,
                *ledger = NULL, *frontier = NULL;
-    bool quiet = false, verbose = false, reference = false, nodb = false, value_only = false;
+    bool quiet = false, verbose = false, reference = false, nodb = false, value_only = false,
+         mpi = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"memory", OPT_STRING, &memory},
                             {"threads", OPT_STRING, &threads},
@@ -445,6 +479,7 @@ int cmd_solve(int argc, char **argv)
                             {"verbose", OPT_FLAG, &verbose},
                             {"ledger", OPT_STRING, &ledger},
                             {"frontier", OPT_STRING, &frontier},
+                            {"mpi", OPT_FLAG, &mpi},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -476,6 +511,15 @@ int cmd_solve(int argc, char **argv)
         cli_fail("solve: this build of sow has no ledger: install libsqlite3-dev and rebuild");
     if (ledger && reference)
         cli_fail("solve: --ledger excludes --reference");
+    /* Started by mpirun, a solve is one rank of many: solving alone would
+     * repeat the work N times and write N ledgers. */
+    bool launched = sow_units_mpi_launched();
+    if ((mpi || launched) && !sow_units_mpi_available())
+        cli_fail("solve: this build of sow has no MPI%s: install openmpi-bin and "
+                 "libopenmpi-dev and rebuild", mpi ? "" : " (started by mpirun)");
+    if ((mpi || launched) && !ledger)
+        cli_fail("solve: %s needs --ledger FILE (rank 0's record of the units)",
+                 mpi ? "--mpi" : "a solve under mpirun");
     cli_game_setup(&cg, true, true);
     if (ledger && cg.pie_opening)
         cli_fail("solve: --ledger does not take a position in the pie rule's opening turn");
@@ -512,8 +556,10 @@ int cmd_solve(int argc, char **argv)
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
+    if (ledger && (mpi || launched))
+        return solve_mpi(&cg, &plan, ledger, depth, &ps);
     if (ledger)
-        return solve_ledger(&cg, &plan, ledger, depth, &ps);
+        return solve_ledger(&cg, &plan, ledger, depth, &ps, 1);
 
     static sow_plan_result res;
     sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res);

@@ -28,7 +28,6 @@ struct sow_ledger {
     const sow_game *g;      /* for positions of units (writing only) */
     sow_pos root;
     int run;
-    sqlite3_int64 pending;  /* the row of the unit in flight, 0: none */
     char path[4096];
 };
 
@@ -317,7 +316,7 @@ static void utc_now(char *buf, size_t size)
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static sow_err asked(void *ctx, const sow_unit *u)
+static sow_err asked(void *ctx, sow_unit *u)
 {
     sow_ledger *l = ctx;
     char line[SOW_UNITS_LINE_TEXT], pos[SOW_POS_TEXT_MAX], at[32];
@@ -343,15 +342,16 @@ static sow_err asked(void *ctx, const sow_unit *u)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return SOW_E_IO;
-    l->pending = sqlite3_last_insert_rowid(l->db);
+    u->ticket = sqlite3_last_insert_rowid(l->db);
     return SOW_OK;
 }
 
 static sow_err answered(void *ctx, const sow_unit *u)
 {
     sow_ledger *l = ctx;
-    if (!l->pending) {
-        sow_err e = asked(ctx, u);
+    sow_unit v = *u;
+    if (!v.ticket) {
+        sow_err e = asked(ctx, &v);
         if (e)
             return e;
     }
@@ -368,16 +368,30 @@ static sow_err answered(void *ctx, const sow_unit *u)
     sqlite3_bind_double(st, 3, u->cpu_seconds);
     sqlite3_bind_double(st, 4, u->seconds);
     sqlite3_bind_text(st, 5, at, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 6, l->pending);
+    sqlite3_bind_int64(st, 6, v.ticket);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    l->pending = 0;
+    return rc == SQLITE_DONE ? SOW_OK : SOW_E_IO;
+}
+
+/* A question given back unanswered (the solve ended or stopped first). */
+static sow_err dropped(void *ctx, const sow_unit *u)
+{
+    sow_ledger *l = ctx;
+    if (!u->ticket)
+        return SOW_OK;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(l->db, "UPDATE units SET state = 'lost' WHERE id = ?", -1, &st, NULL))
+        return SOW_E_IO;
+    sqlite3_bind_int64(st, 1, u->ticket);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
     return rc == SQLITE_DONE ? SOW_OK : SOW_E_IO;
 }
 
 void sow_ledger_journal(sow_ledger *l, sow_units_journal *out)
 {
-    *out = (sow_units_journal){asked, answered, l};
+    *out = (sow_units_journal){asked, answered, l, dropped};
 }
 
 sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, size_t why_size)

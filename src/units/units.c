@@ -33,6 +33,7 @@ typedef struct tnode {
     bool leaf;       /* a frontier node: questions are asked about it */
     int lo, hi;
     int h;           /* a depth-limited score: the move ordering's guess */
+    bool busy;       /* a leaf with a question in flight */
 } tnode;
 
 typedef struct tree {
@@ -230,16 +231,145 @@ sow_err sow_units_prove(const sow_game *g, const sow_pos *root, int depth,
     return e;
 }
 
+/* ---- a worker: what one process answers ------------------------------------ */
+
+struct sow_units_worker {
+    const sow_game *g;
+    sow_pos root;
+    const sow_plan *plan;
+    sow_search *s;
+    sow_db *db;
+    int db_seeds;
+    double t0;
+};
+
+sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_plan *plan,
+                             const sow_units_callbacks *cb, sow_units_worker **out, char *why,
+                             size_t why_size)
+{
+    *out = NULL;
+    sow_units_worker *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(why, why_size, "no memory");
+        return SOW_E_NOMEM;
+    }
+    *w = (sow_units_worker){.g = g, .root = *root, .plan = plan, .t0 = sow_now()};
+    const sow_limits *L = &plan->limits;
+    sow_search_options so = {
+        .threads = L->threads,
+        .tt_mb = plan->tt_mb,
+        .value_only = true,
+        .progress = cb ? cb->search_progress : NULL,
+        .progress_ctx = cb ? cb->ctx : NULL,
+        .progress_every = cb ? cb->progress_every : 0,
+        .stop = L->stop,
+    };
+    sow_err e = sow_search_new(g, &so, &w->s);
+    if (e == SOW_E_NOMEM)
+        snprintf(why, why_size, "cannot allocate a %zu MB transposition table", plan->tt_mb);
+    else if (e)
+        snprintf(why, why_size, "%s", sow_err_name(e));
+    if (!e && plan->db_seeds > 0) {
+        sow_db_options o = {
+            .threads = L->threads,
+            .memory = plan->db_budget,
+            .progress = cb ? cb->db_progress : NULL,
+            .progress_ctx = cb ? cb->ctx : NULL,
+            .stop = L->stop,
+            .make_dir = true,
+        };
+        char dbwhy[SOW_PLAN_WHY];
+        e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, &w->db, dbwhy, sizeof dbwhy);
+        if (e) {
+            snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, dbwhy);
+        } else {
+            sow_oracle oracle;
+            sow_plan_oracle(w->db, plan->db_seeds, &oracle);
+            sow_search_set_oracle(w->s, &oracle);
+            w->db_seeds = plan->db_seeds;
+        }
+    }
+    if (e) {
+        sow_units_worker_free(w);
+        return e;
+    }
+    *out = w;
+    return SOW_OK;
+}
+
+int sow_units_worker_db_seeds(const sow_units_worker *w)
+{
+    return w->db_seeds;
+}
+
+void sow_units_worker_free(sow_units_worker *w)
+{
+    if (!w)
+        return;
+    sow_search_free(w->s);
+    sow_db_close(w->db);
+    free(w);
+}
+
+sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
+{
+    const sow_limits *L = &w->plan->limits;
+    u->done = false;
+    if (u->nline < 0 || u->nline > SOW_UNITS_MAX_DEPTH)
+        return SOW_E_ARG;
+    if (L->stop && *L->stop)
+        return SOW_E_INTERRUPTED;
+    double left = 0;
+    if (L->time_limit > 0) {
+        left = L->time_limit - (sow_now() - w->t0);
+        if (left <= 0)
+            return SOW_E_INTERRUPTED;
+    }
+    sow_search_set_time_limit(w->s, left);
+    /* The line comes from another process: replay it as a player would,
+     * legal moves only. */
+    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
+    path[0] = w->root;
+    for (int d = 0; d < u->nline; d++) {
+        sow_move ms[SOW_MAX_MOVES];
+        int nm = sow_over(w->g, &path[d]) ? 0 : sow_moves(w->g, &path[d], ms), k = 0;
+        while (k < nm && ms[k] != u->line[d])
+            k++;
+        if (k == nm)
+            return SOW_E_MOVE;
+        path[d + 1] = path[d];
+        sow_make(w->g, &path[d + 1], u->line[d]);
+    }
+    double c0 = sow_cpu_now(), w0 = sow_now();
+    sow_err e = sow_search_test(w->s, path, u->nline + 1, u->threshold, &u->bound, &u->nodes);
+    u->cpu_seconds = sow_cpu_now() - c0;
+    u->seconds = sow_now() - w0;
+    u->done = e == SOW_OK;
+    return e;
+}
+
 /* ---- the solve --------------------------------------------------------------- */
+
+/* The most questions in flight at once (a pool's slots beyond are idle). */
+#define MAX_SLOTS 1024
 
 typedef struct solver {
     tree T;
-    sow_search *s;
+    sow_units_worker *w;
+    const sow_units_pool *pool;
     const sow_plan *plan;
     const sow_units_journal *j;
     const sow_units_callbacks *cb;
     sow_units_result *out;
     double t0;
+    /* The questions in flight: fl[k] about leaf fl_leaf[k]. */
+    sow_unit *fl;
+    int *fl_leaf;
+    int inflight, slots;
+    /* The local pool (pool NULL): the one question handed to this process. */
+    sow_unit local;
+    bool local_full;
+    sow_err local_err;   /* why the local question came back unanswered */
 } solver;
 
 static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
@@ -253,46 +383,90 @@ static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
     return e;
 }
 
-/* Asks the question "score(leaf i) >= beta?" and records its answer. */
-static sow_err ask(solver *S, int i, int beta, bool *ge)
+/* The local pool: one slot, answered by this process when waited for. */
+static sow_err local_submit(void *ctx, sow_unit *u)
+{
+    solver *S = ctx;
+    u->worker = 0;
+    S->local = *u;
+    S->local_full = true;
+    return SOW_OK;
+}
+
+static sow_err local_wait(void *ctx, sow_unit *u)
+{
+    solver *S = ctx;
+    if (!S->local_full)
+        return SOW_E_ARG;
+    S->local_full = false;
+    *u = S->local;
+    S->local_err = sow_units_worker_answer(S->w, u);
+    return SOW_OK;
+}
+
+/* Questions in flight at once: the pool's slots now (a pool whose
+ * workers die has fewer), at most the in-flight table's size. */
+static int slots(const solver *S)
+{
+    int n = S->pool->slots;
+    return n < 1 ? 1 : n > S->slots ? S->slots : n;
+}
+
+/* Hands out the question "score(leaf i) >= beta?". */
+static sow_err submit(solver *S, int i, int beta)
 {
     const sow_limits *L = &S->plan->limits;
     if (L->stop && __atomic_load_n(L->stop, __ATOMIC_RELAXED))
         return SOW_E_INTERRUPTED;
-    double left = 0;
-    if (L->time_limit > 0) {
-        left = L->time_limit - (sow_now() - S->t0);
-        if (left <= 0)
-            return SOW_E_INTERRUPTED;
-    }
-    sow_search_set_time_limit(S->s, left);
+    if (L->time_limit > 0 && sow_now() - S->t0 >= L->time_limit)
+        return SOW_E_INTERRUPTED;
     sow_unit u = {.threshold = beta};
-    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
-    int n = S->T.t[i].depth + 1;
-    for (int k = i, d = n - 1; k >= 0; k = S->T.t[k].parent, d--) {
-        path[d] = S->T.t[k].p;
-        if (d > 0)
-            u.line[d - 1] = S->T.t[k].move;
-    }
-    u.nline = n - 1;
-    sow_err e = S->j && S->j->asked ? S->j->asked(S->j->ctx, &u) : SOW_OK;
+    int n = S->T.t[i].depth;
+    for (int k = i, d = n; k > 0; k = S->T.t[k].parent, d--)
+        u.line[d - 1] = S->T.t[k].move;
+    u.nline = n;
+    sow_err e = S->pool->submit(S->pool->ctx, &u);
     if (e)
         return e;
-    double c0 = sow_cpu_now(), w0 = sow_now();
-    e = sow_search_test(S->s, path, n, beta, &u.bound, &u.nodes);
-    u.cpu_seconds = sow_cpu_now() - c0;
-    u.seconds = sow_now() - w0;
+    S->fl[S->inflight] = u;
+    S->fl_leaf[S->inflight] = i;
+    S->inflight++;
+    S->T.t[i].busy = true;
+    if (S->j && S->j->asked && (e = S->j->asked(S->j->ctx, &S->fl[S->inflight - 1])))
+        return e;
+    return SOW_OK;
+}
+
+/* Waits for one question to come back and records its answer. */
+static sow_err collect(solver *S)
+{
+    if (S->inflight == 0)
+        return fail(S->out, SOW_E_ARG, "waiting with no question in flight (a bug)");
+    sow_unit u;
+    sow_err e = S->pool->wait(S->pool->ctx, &u);
     S->out->cpu_seconds += u.cpu_seconds;
     S->out->nodes += u.nodes;
     if (e)
         return e;
-    u.done = true;
+    int i = find(&S->T, &u), k = 0;
+    while (k < S->inflight && S->fl_leaf[k] != i)
+        k++;
+    if (i < 0 || k == S->inflight)
+        return fail(S->out, SOW_E_ARG, "an answer to a question not asked (a bug)");
+    u.ticket = S->fl[k].ticket;
+    S->inflight--;
+    S->fl[k] = S->fl[S->inflight];
+    S->fl_leaf[k] = S->fl_leaf[S->inflight];
+    S->T.t[i].busy = false;
+    if (!u.done) {
+        e = S->j && S->j->dropped ? S->j->dropped(S->j->ctx, &u) : SOW_OK;
+        return S->local_err ? S->local_err : e;
+    }
     if (S->j && S->j->answered && (e = S->j->answered(S->j->ctx, &u)))
         return e;
     S->out->units++;
-    narrow(&S->T.t[i], beta, u.bound);
+    narrow(&S->T.t[i], u.threshold, u.bound);
     propagate(&S->T, i);
-    *ge = u.bound >= beta;
     if (S->cb && S->cb->progress) {
         sow_units_progress pr = {S->T.t[0].lo, S->T.t[0].hi, S->out->units, S->out->nodes,
                                  S->out->cpu_seconds, sow_now() - S->t0};
@@ -301,53 +475,59 @@ static sow_err ask(solver *S, int i, int beta, bool *ge)
     return SOW_OK;
 }
 
+/* A walk's verdict on "score >= beta?": decided, or waiting for answers. */
+typedef enum { W_LT, W_GE, W_WAIT } wres;
+
 /* Is score(node i) >= beta? Alpha-beta over the tree with a null window:
  * the children that may still reach beta, the most promising first, until
  * one does. The bounds are exact facts, so a question they decide is not
- * asked again. */
-static sow_err test(solver *S, int i, int beta, bool *ge)
+ * asked again. A child waiting for an answer is passed over as if it will
+ * fail (the speculation) while slots are free, so the next questions
+ * alpha-beta would ask go out too. */
+static sow_err walk(solver *S, int i, int beta, wres *res)
 {
     tnode *x = &S->T.t[i];
     if (x->lo >= beta || x->hi < beta) {
-        *ge = x->lo >= beta;
+        *res = x->lo >= beta ? W_GE : W_LT;
         return SOW_OK;
     }
+    *res = W_WAIT;
     if (x->leaf)
-        return ask(S, i, beta, ge);
-    int order[SOW_MAX_MOVES], n = x->n, first = x->first, lo[SOW_MAX_MOVES],
-        hi[SOW_MAX_MOVES];
+        return x->busy || S->inflight >= slots(S) ? SOW_OK : submit(S, i, beta);
+    int order[SOW_MAX_MOVES], n = x->n, first = x->first;
     for (int k = 0; k < n; k++) {
-        conv(&S->T.t[first + k], &lo[k], &hi[k]);
-        int j = k;
         /* Insertion sort by the guess, descending: the child most likely
          * to reach the test first. */
-        (void)lo;
-        (void)hi;
-        int hk = S->T.t[first + k].sign * S->T.t[first + k].h;
+        int j = k, hk = S->T.t[first + k].sign * S->T.t[first + k].h;
         while (j > 0 && S->T.t[first + order[j - 1]].sign * S->T.t[first + order[j - 1]].h < hk) {
             order[j] = order[j - 1];
             j--;
         }
         order[j] = k;
     }
+    bool waiting = false;
     for (int r = 0; r < n; r++) {
-        int c = first + order[r];
-        int a, b;
+        int c = first + order[r], a, b;
         conv(&S->T.t[c], &a, &b);
         if (b < beta)
             continue;
-        bool cge;
-        sow_err e = S->T.t[c].sign > 0 ? test(S, c, beta, &cge) : test(S, c, 1 - beta, &cge);
+        wres cr;
+        sow_err e = walk(S, c, S->T.t[c].sign > 0 ? beta : 1 - beta, &cr);
         if (e)
             return e;
-        if (S->T.t[c].sign < 0)
-            cge = !cge;
-        if (cge) {
-            *ge = true;
+        if (S->T.t[c].sign < 0 && cr != W_WAIT)
+            cr = cr == W_GE ? W_LT : W_GE;
+        if (cr == W_GE) {
+            *res = W_GE;
             return SOW_OK;
         }
+        if (cr == W_WAIT) {
+            waiting = true;
+            if (S->inflight >= slots(S))
+                break;
+        }
     }
-    *ge = false;
+    *res = waiting ? W_WAIT : W_LT;
     return SOW_OK;
 }
 
@@ -361,7 +541,7 @@ static sow_err guess(solver *S)
             continue;
         }
         uint64_t nodes;
-        sow_err e = sow_search_depth(S->s, &x->p, i ? ORDER_DEPTH : ROOT_GUESS_DEPTH, &x->h,
+        sow_err e = sow_search_depth(S->w->s, &x->p, i ? ORDER_DEPTH : ROOT_GUESS_DEPTH, &x->h,
                                      &nodes);
         S->out->nodes += nodes;
         if (e)
@@ -370,68 +550,65 @@ static sow_err guess(solver *S)
     return SOW_OK;
 }
 
-/* MTD(f) at the root: null-window tests until the bounds meet. */
+/* MTD(f) at the root: null-window tests until the bounds meet; each test
+ * walks the tree again after every answer until the bounds decide it. */
 static sow_err mtd(solver *S)
 {
     tnode *r = &S->T.t[0];
     int f = r->h;
     while (r->lo < r->hi) {
         int beta = f <= r->lo ? r->lo + 1 : f > r->hi ? r->hi : f;
-        bool ge;
-        sow_err e = test(S, 0, beta, &ge);
-        if (e)
-            return e;
-        f = ge ? r->lo : r->hi;
+        wres w;
+        for (;;) {
+            sow_err e = walk(S, 0, beta, &w);
+            if (e)
+                return e;
+            if (w != W_WAIT)
+                break;
+            if ((e = collect(S)))
+                return e;
+        }
+        f = w == W_GE ? r->lo : r->hi;
     }
     return SOW_OK;
 }
 
-static sow_err open_solver(solver *S, const sow_game *g, sow_db **db)
+/* After the solve (or a stop): the questions still in flight come back,
+ * answered or not; their answers are facts and are kept. */
+static sow_err drain(solver *S)
 {
-    const sow_plan *plan = S->plan;
-    const sow_limits *L = &plan->limits;
-    const sow_units_callbacks *cb = S->cb;
-    sow_search_options so = {
-        .threads = L->threads,
-        .tt_mb = plan->tt_mb,
-        .value_only = true,
-        .progress = cb ? cb->search_progress : NULL,
-        .progress_ctx = cb ? cb->ctx : NULL,
-        .progress_every = cb ? cb->progress_every : 0,
-        .stop = L->stop,
-    };
-    sow_err e = sow_search_new(g, &so, &S->s);
-    if (e == SOW_E_NOMEM)
-        return fail(S->out, e, "cannot allocate a %zu MB transposition table", plan->tt_mb);
-    if (e)
-        return fail(S->out, e, "%s", sow_err_name(e));
-    if (plan->db_seeds > 0) {
-        sow_db_options o = {
-            .threads = L->threads,
-            .memory = plan->db_budget,
-            .progress = cb ? cb->db_progress : NULL,
-            .progress_ctx = cb ? cb->ctx : NULL,
-            .stop = L->stop,
-            .make_dir = true,
-        };
-        char why[SOW_PLAN_WHY];
-        e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, why, sizeof why);
-        if (e)
-            return fail(S->out, e, "database up to %d seeds: %s", plan->db_seeds, why);
-        sow_oracle oracle;
-        sow_plan_oracle(*db, plan->db_seeds, &oracle);
-        sow_search_set_oracle(S->s, &oracle);
-        S->out->db_seeds = plan->db_seeds;
+    sow_err e = SOW_OK;
+    if (!S->pool->cancel) { /* the local pool: nothing runs until waited for */
+        for (int k = 0; k < S->inflight; k++)
+            if (!e && S->j && S->j->dropped)
+                e = S->j->dropped(S->j->ctx, &S->fl[k]);
+        S->inflight = 0;
+        return e;
     }
-    return SOW_OK;
+    S->pool->cancel(S->pool->ctx);
+    while (!e && S->inflight)
+        e = collect(S);
+    return e;
 }
 
 sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *plan, int depth,
                         const sow_unit *known, size_t nknown, const sow_units_journal *j,
                         const sow_units_callbacks *cb, sow_units_result *out)
 {
+    return sow_units_solve_pool(g, root, plan, depth, known, nknown, NULL, j, cb, out);
+}
+
+sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_plan *plan,
+                             int depth, const sow_unit *known, size_t nknown,
+                             const sow_units_pool *pool, const sow_units_journal *j,
+                             const sow_units_callbacks *cb, sow_units_result *out)
+{
     memset(out, 0, sizeof *out);
+    double cpu0 = sow_cpu_now();
     solver S = {.T = {.g = g}, .plan = plan, .j = j, .cb = cb, .out = out, .t0 = sow_now()};
+    sow_units_pool local = {1, local_submit, local_wait, NULL, &S};
+    S.pool = pool ? pool : &local;
+    S.slots = S.pool->slots < 1 ? 1 : S.pool->slots > MAX_SLOTS ? MAX_SLOTS : S.pool->slots;
     wide(g, root, &out->lower, &out->upper);
     if (depth < 1 || depth > SOW_UNITS_MAX_DEPTH)
         return fail(out, SOW_E_ARG, "the frontier depth %d is not within 1..%d", depth,
@@ -440,8 +617,11 @@ sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *
         return fail(out, SOW_E_ARG, "work units do not take a pie-rule opening");
     if (sow_over(g, root))
         return fail(out, SOW_E_ARG, "the game is over: there is nothing to solve");
-    sow_db *db = NULL;
-    sow_err e = grow(&S.T, root, depth, known, nknown, &out->reused);
+    S.fl = malloc((size_t)S.slots * sizeof *S.fl);
+    S.fl_leaf = malloc((size_t)S.slots * sizeof *S.fl_leaf);
+    sow_err e = S.fl && S.fl_leaf ? SOW_OK : SOW_E_NOMEM;
+    if (!e)
+        e = grow(&S.T, root, depth, known, nknown, &out->reused);
     if (e == SOW_E_LIMIT)
         fail(out, e, "a frontier at %d plies has over %u nodes above it: take a smaller depth",
              depth, MAX_NODES);
@@ -449,15 +629,22 @@ sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *
         fail(out, e, "no memory for the tree above the frontier");
     for (size_t i = 0; !e && i < S.T.n; i++)
         out->frontier += S.T.t[i].leaf;
-    if (!e)
-        e = open_solver(&S, g, &db);
+    if (!e && (e = sow_units_worker_new(g, root, plan, cb, &S.w, out->error,
+                                        sizeof out->error)) == SOW_OK)
+        out->db_seeds = sow_units_worker_db_seeds(S.w);
+    double own = 0; /* this process's CPU in searches */
     if (!e) {
         double c0 = sow_cpu_now();
         e = guess(&S);
-        out->cpu_seconds += sow_cpu_now() - c0;
+        own = sow_cpu_now() - c0;
+        out->cpu_seconds += own;
     }
     if (!e)
         e = mtd(&S);
+    if (S.inflight) {
+        sow_err d = drain(&S);
+        e = e ? e : d;
+    }
     if (S.T.t) {
         out->lower = S.T.t[0].lo;
         out->upper = S.T.t[0].hi;
@@ -479,11 +666,17 @@ sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *
         fail(out, e, "%s",
              e == SOW_E_INTERRUPTED ? "interrupted"
              : e == SOW_E_LIMIT     ? "a line of play is longer than the search stack"
+             : e == SOW_E_MOVE      ? "a unit's line is not legal play (a bug)"
                                     : sow_err_name(e));
     }
-    sow_search_free(S.s);
-    sow_db_close(db);
+    sow_units_worker_free(S.w);
     free(S.T.t);
+    free(S.fl);
+    free(S.fl_leaf);
+    /* Local units ran in this process: their CPU is not overhead. */
+    if (!pool)
+        own = out->cpu_seconds;
+    out->manager_cpu = sow_cpu_now() - cpu0 - own;
     out->seconds = sow_now() - S.t0;
     return e;
 }

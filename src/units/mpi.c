@@ -1,0 +1,430 @@
+/* mpi.c - the solve by work units over Open MPI (sow/units_mpi.h).
+ *
+ * Messages (MPI_BYTE of the structs below: every rank runs the same
+ * build, so their layout agrees):
+ *   manager -> worker   UNIT (a question), CANCEL (abandon the unit in
+ *                       flight), QUIT (the solve is over)
+ *   worker -> manager   READY (its database opened, or why not), ANSWER,
+ *                       ALIVE (every HEARTBEAT seconds while it solves)
+ *   broadcast from 0    GO: the database files are ready to load (or the
+ *                       manager failed: stop)
+ * Nobody busy-waits: a rank with nothing to do probes every millisecond
+ * and sleeps in between, since MPI's blocking calls spin on a core that
+ * the other ranks' searches need. A worker in a search probes for CANCEL
+ * from the search's progress callback (its main thread: MPI is used from
+ * one thread only).
+ *
+ * A dead worker: Open MPI 4 ends the job when a rank dies, unless mpirun
+ * is given --enable-recovery; then the survivors go on, and the manager
+ * takes a worker that holds a unit and has not been heard of for
+ * DEAD_AFTER seconds (or a failed send to it) as dead: its unit is given
+ * back and asked again of another worker. Without --enable-recovery the
+ * recovery is the ledger (rerun the same command).
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "sow/units_mpi.h"
+
+enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY, T_ALIVE };
+
+typedef struct msg_unit {
+    int32_t nline, threshold;
+    int32_t line[SOW_UNITS_MAX_DEPTH];
+} msg_unit;
+
+typedef struct msg_answer {
+    msg_unit q;
+    int32_t err, bound;
+    uint64_t nodes;
+    double cpu_seconds, seconds;
+} msg_answer;
+
+typedef struct msg_ready {
+    int32_t err;
+    char why[SOW_PLAN_WHY];
+} msg_ready;
+
+/* How long an idle rank sleeps between probes. */
+#define IDLE_NS 1000000L
+/* How often a worker's search looks for CANCEL (seconds). */
+#define CANCEL_EVERY 0.02
+/* A solving worker says it is alive this often (seconds); the manager
+ * takes one silent for DEAD_AFTER as dead. Generous: ranks that share
+ * cores with others (oversubscribed) can be descheduled for seconds. */
+#define HEARTBEAT 1.0
+#define DEAD_AFTER 15.0
+
+static void idle(void)
+{
+    struct timespec ts = {0, IDLE_NS};
+    nanosleep(&ts, NULL);
+}
+
+static sow_err mpi_fail(int rc, const char *what, char *why, size_t n)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
+        snprintf(s, sizeof s, "error %d", rc);
+    snprintf(why, n, "MPI: %s: %.100s", what, s);
+    return SOW_E_IO;
+}
+
+bool sow_units_mpi_available(void)
+{
+    return true;
+}
+
+bool sow_units_mpi_launched(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+
+sow_err sow_units_mpi_init(int *rank, int *size, char *why, size_t why_size)
+{
+    int provided, rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(rc, "cannot initialise", why, why_size);
+    /* A failed call returns its error instead of ending the job, so the
+     * manager can say what failed and leave the ledger consistent. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    return SOW_OK;
+}
+
+void sow_units_mpi_finalize(void)
+{
+    MPI_Finalize();
+}
+
+void sow_units_mpi_abort(int status)
+{
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+/* Waits for the broadcast GO without spinning; *go: the manager's word. */
+static int wait_go(int *go)
+{
+    MPI_Request rq;
+    int rc = MPI_Ibcast(go, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq), done = 0;
+    while (rc == MPI_SUCCESS && !done) {
+        rc = MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !done)
+            idle();
+    }
+    return rc;
+}
+
+/* ---- the manager -------------------------------------------------------------- */
+
+typedef struct manager {
+    int size;
+    sow_units_pool pool;     /* its slots: the workers alive */
+    bool *busy, *cancelled, *dead;
+    double *heard;           /* when each worker was last heard of */
+    sow_unit *unit;          /* the question each worker holds */
+    char *why;               /* the solve's out->error */
+    size_t why_size;
+} manager;
+
+static void pack(const sow_unit *u, msg_unit *m)
+{
+    memset(m, 0, sizeof *m);
+    m->nline = u->nline;
+    m->threshold = u->threshold;
+    for (int d = 0; d < u->nline; d++)
+        m->line[d] = u->line[d];
+}
+
+static sow_err m_submit(void *ctx, sow_unit *u)
+{
+    manager *M = ctx;
+    int r = 1;
+    while (r < M->size && (M->busy[r] || M->dead[r]))
+        r++;
+    if (r == M->size) {
+        snprintf(M->why, M->why_size, "a question with every worker busy (a bug)");
+        return SOW_E_ARG;
+    }
+    msg_unit m;
+    pack(u, &m);
+    int rc = MPI_Send(&m, sizeof m, MPI_BYTE, r, T_UNIT, MPI_COMM_WORLD);
+    u->worker = r;
+    M->busy[r] = true;
+    M->cancelled[r] = false;
+    M->unit[r] = *u;
+    /* A failed send: the unit is lost with its worker, whom m_wait finds
+     * silent and gives back. */
+    M->heard[r] = rc == MPI_SUCCESS ? sow_now() : sow_now() - DEAD_AFTER;
+    return SOW_OK;
+}
+
+/* A busy worker silent for DEAD_AFTER seconds, or 0. */
+static int silent(const manager *M)
+{
+    double now = sow_now();
+    for (int r = 1; r < M->size; r++)
+        if (M->busy[r] && now - M->heard[r] > DEAD_AFTER)
+            return r;
+    return 0;
+}
+
+static sow_err m_wait(void *ctx, sow_unit *u)
+{
+    manager *M = ctx;
+    memset(u, 0, sizeof *u);
+    MPI_Status st;
+    int flag = 0, rc, r;
+    for (;;) {
+        rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "waiting for an answer", M->why, M->why_size);
+        if (flag && st.MPI_TAG == T_ANSWER)
+            break;
+        if (flag) { /* ALIVE (or a late READY: nothing to do) */
+            char buf[sizeof(msg_ready)];
+            r = st.MPI_SOURCE;
+            rc = MPI_Recv(buf, sizeof buf, MPI_BYTE, r, st.MPI_TAG, MPI_COMM_WORLD,
+                          MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return mpi_fail(rc, "receiving a heartbeat", M->why, M->why_size);
+            if (r > 0 && r < M->size)
+                M->heard[r] = sow_now();
+            continue;
+        }
+        if ((r = silent(M))) {
+            /* Dead: its unit comes back unanswered, to be asked again. */
+            M->dead[r] = true;
+            M->busy[r] = false;
+            M->pool.slots--;
+            *u = M->unit[r];
+            if (M->pool.slots < 1) {
+                snprintf(M->why, M->why_size, "every worker is dead (the last: rank %d)", r);
+                return SOW_E_IO;
+            }
+            return SOW_OK;
+        }
+        idle();
+    }
+    msg_answer a;
+    r = st.MPI_SOURCE;
+    rc = MPI_Recv(&a, sizeof a, MPI_BYTE, r, T_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(rc, "receiving an answer", M->why, M->why_size);
+    if (r < 1 || r >= M->size || !M->busy[r]) {
+        snprintf(M->why, M->why_size, "an answer from rank %d, which holds no unit (a bug)", r);
+        return SOW_E_ARG;
+    }
+    M->busy[r] = false;
+    *u = M->unit[r];
+    u->nodes = a.nodes;
+    u->cpu_seconds = a.cpu_seconds;
+    u->seconds = a.seconds;
+    if (a.err == SOW_OK) {
+        u->bound = a.bound;
+        u->done = true;
+    } else if (!(a.err == SOW_E_INTERRUPTED && M->cancelled[r])) {
+        snprintf(M->why, M->why_size, "worker (rank %d): a unit failed: %s", r,
+                 sow_err_name((sow_err)a.err));
+        return (sow_err)a.err;
+    }
+    return SOW_OK;
+}
+
+static void m_cancel(void *ctx)
+{
+    manager *M = ctx;
+    int nothing = 0;
+    for (int r = 1; r < M->size; r++)
+        if (M->busy[r] && !M->cancelled[r] && !M->dead[r]) {
+            /* A failed send leaves the worker to finish its unit: the
+             * answer still comes back, only later. */
+            MPI_Send(&nothing, 1, MPI_INT, r, T_CANCEL, MPI_COMM_WORLD);
+            M->cancelled[r] = true;
+        }
+}
+
+/* Every worker's READY; the first failure's why into out. */
+static sow_err gather_ready(int size, sow_units_result *out)
+{
+    sow_err first = SOW_OK;
+    for (int n = 1; n < size; n++) {
+        MPI_Status st;
+        int flag = 0, rc;
+        while ((rc = MPI_Iprobe(MPI_ANY_SOURCE, T_READY, MPI_COMM_WORLD, &flag, &st)) ==
+                   MPI_SUCCESS &&
+               !flag)
+            idle();
+        msg_ready m;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, T_READY, MPI_COMM_WORLD,
+                          MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "waiting for the workers", out->error, sizeof out->error);
+        if (m.err && !first) {
+            m.why[sizeof m.why - 1] = 0;
+            first = (sow_err)m.err;
+            snprintf(out->error, sizeof out->error, "worker (rank %d): %.140s", st.MPI_SOURCE,
+                     m.why);
+        }
+    }
+    return first;
+}
+
+static void quit_all(int size, const bool *dead)
+{
+    int nothing = 0;
+    for (int r = 1; r < size; r++)
+        if (!dead || !dead[r])
+            MPI_Send(&nothing, 1, MPI_INT, r, T_QUIT, MPI_COMM_WORLD);
+}
+
+sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
+                              int depth, const sow_unit *known, size_t nknown,
+                              const sow_units_journal *j, const sow_units_callbacks *cb,
+                              sow_units_result *out)
+{
+    memset(out, 0, sizeof *out);
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* The database files first, built by this rank alone if missing, so
+     * the workers only load them. */
+    int go = 1;
+    if (plan->db_seeds > 0 && plan->limits.db_dir) {
+        sow_units_worker *w;
+        sow_err e = sow_units_worker_new(g, root, plan, cb, &w, out->error, sizeof out->error);
+        sow_units_worker_free(w);
+        go = e == SOW_OK;
+        int rc = wait_go(&go);
+        if (e)
+            return e;
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "starting the workers", out->error, sizeof out->error);
+    } else {
+        int rc = wait_go(&go);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "starting the workers", out->error, sizeof out->error);
+    }
+    sow_err e = gather_ready(size, out);
+    if (e) {
+        quit_all(size, NULL);
+        return e;
+    }
+    manager M = {.size = size, .why = out->error, .why_size = sizeof out->error};
+    M.busy = calloc((size_t)size, sizeof *M.busy);
+    M.cancelled = calloc((size_t)size, sizeof *M.cancelled);
+    M.unit = calloc((size_t)size, sizeof *M.unit);
+    M.dead = calloc((size_t)size, sizeof *M.dead);
+    M.heard = calloc((size_t)size, sizeof *M.heard);
+    if (!M.busy || !M.cancelled || !M.unit || !M.dead || !M.heard) {
+        e = SOW_E_NOMEM;
+        snprintf(out->error, sizeof out->error, "no memory");
+    } else {
+        M.pool = (sow_units_pool){size - 1, m_submit, m_wait, m_cancel, &M};
+        e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out);
+    }
+    quit_all(size, M.dead);
+    out->workers_lost = 0;
+    for (int r = 1; M.dead && r < size; r++)
+        out->workers_lost += M.dead[r];
+    free(M.busy);
+    free(M.cancelled);
+    free(M.unit);
+    free(M.dead);
+    free(M.heard);
+    return e;
+}
+
+/* ---- a worker ----------------------------------------------------------------- */
+
+static volatile int cancel_flag;
+static double last_beat;
+
+/* The search's progress callback: the moment to look for CANCEL and to
+ * say it is alive. */
+static void poll_cancel(void *ctx, const sow_search_progress *pr)
+{
+    int flag = 0;
+    double now = sow_now();
+    if (now - last_beat >= HEARTBEAT) {
+        MPI_Send(&flag, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
+        last_beat = now;
+    }
+    if (MPI_Iprobe(0, T_CANCEL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+        flag) {
+        int nothing;
+        MPI_Recv(&nothing, 1, MPI_INT, 0, T_CANCEL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        cancel_flag = 1;
+    }
+}
+
+sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_plan *plan,
+                             char *why, size_t why_size)
+{
+    int go = 0, rc = wait_go(&go);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(rc, "waiting for the manager", why, why_size);
+    if (!go) {
+        snprintf(why, why_size, "the manager failed before the solve");
+        return SOW_E_INTERRUPTED;
+    }
+    /* Stopped by CANCEL, not by this process's Ctrl-C: mpirun passes
+     * signals to every rank, and the manager decides. */
+    sow_plan p = *plan;
+    p.limits.stop = &cancel_flag;
+    sow_units_callbacks cb = {.search_progress = poll_cancel, .progress_every = CANCEL_EVERY};
+    sow_units_worker *w;
+    msg_ready ready = {0};
+    sow_err e = sow_units_worker_new(g, root, &p, &cb, &w, ready.why, sizeof ready.why);
+    ready.err = e;
+    rc = MPI_Send(&ready, sizeof ready, MPI_BYTE, 0, T_READY, MPI_COMM_WORLD);
+    if (e) {
+        snprintf(why, why_size, "%s", ready.why);
+        return e;
+    }
+    while (rc == MPI_SUCCESS) {
+        MPI_Status st;
+        int flag = 0;
+        rc = MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (rc != MPI_SUCCESS)
+            break;
+        if (!flag) {
+            idle();
+            continue;
+        }
+        if (st.MPI_TAG != T_UNIT) { /* QUIT, or a CANCEL that came after the answer */
+            int nothing;
+            rc = MPI_Recv(&nothing, 1, MPI_INT, 0, st.MPI_TAG, MPI_COMM_WORLD,
+                          MPI_STATUS_IGNORE);
+            if (st.MPI_TAG == T_QUIT)
+                break;
+            continue;
+        }
+        msg_answer a = {0};
+        rc = MPI_Recv(&a.q, sizeof a.q, MPI_BYTE, 0, T_UNIT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            break;
+        sow_unit u = {.nline = a.q.nline, .threshold = a.q.threshold};
+        for (int d = 0; d < u.nline && d < SOW_UNITS_MAX_DEPTH; d++)
+            u.line[d] = (sow_move)a.q.line[d];
+        cancel_flag = 0;
+        last_beat = sow_now();
+        a.err = sow_units_worker_answer(w, &u);
+        a.bound = u.bound;
+        a.nodes = u.nodes;
+        a.cpu_seconds = u.cpu_seconds;
+        a.seconds = u.seconds;
+        rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
+    }
+    sow_units_worker_free(w);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(rc, "talking to the manager", why, why_size);
+    return SOW_OK;
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# test_mpi_cli.sh SOW - `sow solve --ledger` under mpirun: 1, 2 and 3
+# ranks (oversubscribed) give the local solve's value on small boards of
+# every game; a worker killed mid-run under --enable-recovery has its unit
+# asked again and the solve finishes; killed without it (Open MPI ends the
+# job), the same command resumes from the ledger. A build without MPI:
+# --mpi and a run that looks started by mpirun are refused in one line.
+# Skipped (77) when the build has MPI but mpirun is missing.
+set -euo pipefail
+SOW=$1
+T=$(mktemp -d)
+mp=""
+trap '[ -n "$mp" ] && kill -9 "$mp" 2>/dev/null; rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# Open MPI refuses root without these (CI containers run as root).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+expect_status() { # expect_status N cmd...
+  local want=$1; shift
+  local got=0
+  "$@" >"$T/out" 2>"$T/err" || got=$?
+  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
+  if [ "$want" = 2 ]; then
+    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
+  fi
+}
+json() { # json EXPR: EXPR holds for d, the JSON object in $T/out
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+    "$T/out" "$1" || fail "JSON check '$1' on: $(cat "$T/out")"
+}
+value() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$T/out"; }
+
+SMALL=(kalah --pits 3 --seeds 2 --quiet)
+"$SOW" solve "${SMALL[@]}" --ledger "$T/probe.ledger" --mpi >/dev/null 2>"$T/err" || true
+if grep -q 'has no ledger' "$T/err"; then
+  echo "mpi cli: this build has no ledger, so no MPI solve"
+  exit 77
+fi
+if grep -q 'has no MPI' "$T/err"; then
+  expect_status 2 "$SOW" solve "${SMALL[@]}" --ledger "$T/x.ledger" --mpi
+  grep -q 'install openmpi-bin and libopenmpi-dev' "$T/err" || fail "no install hint: $(cat "$T/err")"
+  expect_status 2 env OMPI_COMM_WORLD_SIZE=3 "$SOW" solve "${SMALL[@]}" --ledger "$T/x.ledger"
+  grep -q 'has no MPI (started by mpirun)' "$T/err" || fail "not refused: $(cat "$T/err")"
+  [ ! -e "$T/x.ledger" ] || fail "a refused run wrote a ledger"
+  echo "mpi cli: this build has no MPI; the refusals checked"
+  exit 0
+fi
+expect_status 2 "$SOW" solve "${SMALL[@]}" --mpi
+grep -q -- '--mpi needs --ledger' "$T/err" || fail "--mpi without --ledger: $(cat "$T/err")"
+if ! command -v mpirun >/dev/null; then
+  echo "mpi cli: no mpirun (apt-get install openmpi-bin)"
+  exit 77
+fi
+MPIRUN=(mpirun --oversubscribe)
+
+# Same value as the local solve: every game with 3 ranks, Kalah with 1
+# and 2 as well.
+for b in "kalah --pits 4 --seeds 3" "chungkala --pits 4 --seeds 3" "congkak --pits 4 --seeds 3" \
+  "toguz --pits 3 --seeds 3" "kalah --pits 4 --seeds 2 --variant empty-capture"; do
+  expect_status 0 "$SOW" solve $b --value-only --json --quiet --threads 1
+  want=$(value)
+  ranks="3"
+  [ "$b" = "kalah --pits 4 --seeds 3" ] && ranks="3 2 1"
+  for n in $ranks; do
+    rm -f "$T/s.ledger"*
+    expect_status 0 "${MPIRUN[@]}" -np $n "$SOW" solve $b --ledger "$T/s.ledger" --frontier 3 \
+      --json --quiet --threads 1
+    json "d['value'] == $want and d['ranks'] == $n and d['lower'] == d['upper'] and d['units'] >= 1"
+    json "d['workers_lost'] == 0 and d['reused'] == 0"
+  done
+  # The ledger is the manager's: status agrees, nothing left open.
+  expect_status 0 "$SOW" ledger status "$T/s.ledger" --json
+  json "d['solved'] and d['value'] == $want and d['open'] == 0"
+done
+
+# A board with a database loaded from --db DIR by every rank (built once,
+# by the manager), 3 ranks of 1 thread: the workers answer the units.
+BOARD=(kalah --pits 6 --seeds 3)
+expect_status 0 "$SOW" solve "${BOARD[@]}" --value-only --json --quiet --threads 1
+want=$(value)
+rm -f "$T/d.ledger"*
+expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$T/d.ledger" --db "$T/db" \
+  --json --quiet --threads 1
+json "d['value'] == $want and d['db'] is not None and d['ranks'] == 3"
+expect_status 0 "$SOW" ledger export "$T/d.ledger" --json
+json "{u['worker'] for u in d['units'] if u['state'] == 'done'} == {1, 2}"
+
+# rank_pid LEDGER RANK: the pid of that rank of the solve writing LEDGER
+# (Open MPI's environment says which rank a process is).
+rank_pid() {
+  local p
+  for p in $(pgrep -f -- "--ledger $1"); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && echo "$p"
+  done
+  return 0
+}
+# start_and_kill LEDGER MPIRUN-OPTS...: starts a solve of a few seconds,
+# kills rank 2 once the ledger holds 3 answers; leaves mpirun's pid in $mp.
+KILL=(kalah --pits 6 --seeds 3 --no-db --tt-mb 16 --threads 1 --quiet --frontier 4 --json)
+expect_status 0 "$SOW" solve kalah --pits 6 --seeds 3 --no-db --tt-mb 16 --threads 1 --quiet \
+  --value-only --json
+want=$(value)
+start_and_kill() {
+  local L=$1; shift
+  rm -f "$L"*
+  # Bounded: a job that hangs after the kill fails the test instead.
+  timeout 180 "${MPIRUN[@]}" "$@" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$L" \
+    >"$T/killed.out" 2>"$T/killed.err" &
+  mp=$!
+  local n=0
+  for _ in $(seq 1 600); do
+    sleep 0.1
+    kill -0 "$mp" 2>/dev/null || fail "the solve finished before 3 answers: $(cat "$T/killed.err")"
+    if [ -f "$L" ] && "$SOW" ledger status "$L" --json >"$T/out" 2>/dev/null; then
+      n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
+      [ "$n" -ge 3 ] && break
+    fi
+  done
+  [ "$n" -ge 3 ] || fail "no 3 answers in the ledger within 60 s"
+  local w
+  w=$(rank_pid "$L" 2)
+  [ -n "$w" ] || fail "no rank 2 of the solve of $L"
+  kill -9 "$w"
+}
+
+# Under --enable-recovery the job survives: the dead worker's unit is
+# asked again of the other, and the solve ends with the value.
+start_and_kill "$T/r.ledger" --enable-recovery
+got=0
+wait "$mp" || got=$?
+mp=""
+[ "$got" = 0 ] || fail "mpirun --enable-recovery exited $got after a worker was killed: $(cat "$T/killed.err")"
+cp "$T/killed.out" "$T/out"
+json "d['value'] == $want and d['workers_lost'] == 1 and d['ranks'] == 3"
+expect_status 0 "$SOW" ledger status "$T/r.ledger" --json
+json "d['solved'] and d['value'] == $want and d['lost'] >= 1 and d['open'] == 0"
+
+# Without it Open MPI ends the job; the same command resumes from the
+# ledger and reuses every answer.
+start_and_kill "$T/k.ledger"
+got=0
+wait "$mp" || got=$?
+mp=""
+[ "$got" != 0 ] || fail "mpirun exited 0 with a worker killed and no --enable-recovery"
+expect_status 0 "$SOW" ledger status "$T/k.ledger" --json
+json "not d['solved'] and d['done'] >= 3"
+before=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
+expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$T/k.ledger"
+json "d['value'] == $want and d['reused'] == $before and d['workers_lost'] == 0"
+echo "mpi cli: 1-3 ranks agree with the local solve; a killed worker replaced; restart resumes"
