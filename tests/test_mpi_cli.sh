@@ -143,8 +143,10 @@ wait "$mp" || got=$?
 mp=""
 [ "$got" != 0 ] || fail "mpirun exited 0 with a worker killed and no --enable-recovery"
 expect_status 0 "$SOW" ledger status "$T/k.ledger" --json
-json "not d['solved'] and d['done'] >= 3"
+# (The manager may have proven the root in the moment before the job went
+# down: then the rerun only reads the ledger. Either way nothing is redone.)
+json "d['done'] >= 3"
 before=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
 expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$T/k.ledger"
-json "d['value'] == $want and d['reused'] == $before and d['workers_lost'] == 0"
+json "d['value'] == $want and d['reused'] >= $before and d['workers_lost'] == 0"
 echo "mpi cli: 1-3 ranks agree with the local solve; a killed worker replaced; restart resumes"
