@@ -95,11 +95,16 @@ def api_tests(sv):
             if k != "game":
                 args += ["--" + k, v]
         check(status == 200 and got == cli_json(*args), "/api/play %s is sow play --json" % params)
-    # /api/solve is `sow solve --json` but for the timings.
+    # /api/solve is `sow solve --json` in what it answers. The rest (timings,
+    # and what the plan chose after its timed trial: database, nodes) may
+    # differ, e.g. on a slow sanitizer build.
     status, got = sv.json("/api/solve", {"game": "chungkala", "pits": 4, "seeds": 3})
     want = cli_json("solve", "chungkala", "--pits", "4", "--seeds", "3", "--quiet")
-    check(status == 200 and {k: v for k, v in got.items() if k not in TIMING} ==
-          {k: v for k, v in want.items() if k not in TIMING}, "/api/solve is sow solve --json")
+    ANSWER = ("game", "pits", "seeds", "variant", "seeds_on_board", "stores", "value",
+              "outcome", "best", "moves", "pie", "interrupted")
+    check(status == 200 and {k: got.get(k) for k in ANSWER} == {k: want.get(k) for k in ANSWER},
+          "/api/solve is sow solve --json: %s" % {k: (got.get(k), want.get(k)) for k in ANSWER
+                                                   if got.get(k) != want.get(k)})
     check(got.get("value") == 3 and got.get("best") == "2", "Chungkala 4x3 is +3, best 2")
     # /api/analyse: exact where the solver is.
     status, an = sv.json("/api/analyse", {"game": "chungkala", "pits": 4, "seeds": 3})

@@ -81,7 +81,7 @@ static volatile sig_atomic_t stop_flag;
 static void on_sigint(int sig)
 {
     (void)sig;
-    if (stop_flag)
+    if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         _exit(130);
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
@@ -279,7 +279,7 @@ static const char *stop_reason(sow_err e, const sow_analyse_info *in, const engi
 {
     if (e == SOW_OK)
         return in->exact ? "exact" : "depth";
-    if (stop_flag)
+    if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         return "interrupted";
     if (eo->ao.max_nodes && in->nodes + 1 >= eo->ao.max_nodes)
         return "nodes";
@@ -466,8 +466,8 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
         sow_err e = sow_analyse(s, &line[i], &eo->ao, &in);
         if (e && e != SOW_E_INTERRUPTED)
             cli_fail("analyse: position after move %d: %s", i, sow_err_name(e));
-        if (stop_flag || (e == SOW_E_INTERRUPTED && in.depth == 0 && !in.exact)) {
-            interrupted = stop_flag;
+        if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED) || (e == SOW_E_INTERRUPTED && in.depth == 0 && !in.exact)) {
+            interrupted = __atomic_load_n(&stop_flag, __ATOMIC_RELAXED);
             if (!interrupted)
                 cli_fail("analyse: the position after move %d got no depth within the limit "
                          "(give more --time)", i);

@@ -299,7 +299,7 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
     sem_post(&sv->slots);
     unsigned status = MHD_HTTP_OK;
     if (e == SOW_E_INTERRUPTED) {
-        cli_solve_print_interrupted(a.f, cg, res, stop_flag ? "server stopping" : "time limit");
+        cli_solve_print_interrupted(a.f, cg, res, __atomic_load_n(&stop_flag, __ATOMIC_RELAXED) ? "server stopping" : "time limit");
     } else if (e) {
         fclose(a.f);
         free(a.buf);
@@ -538,7 +538,7 @@ int cmd_serve(int argc, char **argv)
            strchr(addr, ':') ? "[" : "", addr, strchr(addr, ':') ? "]" : "", actual,
            sv.max_solves, sv.max_time);
     fflush(stdout);
-    while (!stop_flag)
+    while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         sigsuspend(&old);
     MHD_stop_daemon(d);
     sem_destroy(&sv.slots);

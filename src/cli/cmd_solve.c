@@ -89,7 +89,7 @@ static volatile sig_atomic_t stop_flag;
 static void on_sigint(int sig)
 {
     (void)sig;
-    if (stop_flag) /* a second Ctrl-C: stop at once */
+    if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) /* a second Ctrl-C: stop at once */
         _exit(130);
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
@@ -380,7 +380,7 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
     sow_ledger_close(l);
     if (!ps->quiet && ps->tty && ps->lines)
         fputs("\r\033[K", stderr);
-    if (e && !(e == SOW_E_INTERRUPTED && stop_flag))
+    if (e && !(e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)))
         cli_fail("solve: %s", r.error);
     const sow_game *g = &cg->g;
     bool done = e == SOW_OK;
@@ -565,7 +565,7 @@ int cmd_solve(int argc, char **argv)
     sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res);
     if (!quiet && ps.tty && ps.lines)
         fputs("\r\033[K", stderr);
-    if (e == SOW_E_INTERRUPTED && stop_flag)
+    if (e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         return cli_solve_print_interrupted(stdout, &cg, &res, NULL);
     if (e)
         cli_fail("solve: %s", res.error);
