@@ -78,8 +78,6 @@ def cli_json(*args):
     return json.loads(out.stdout)
 
 
-TIMING = {"nodes", "seconds", "seconds_value", "seconds_search", "cpu_search", "nps",
-          "threads", "tt_mb", "mtd_probes", "oracle_probes", "db"}
 
 
 def api_tests(sv):
