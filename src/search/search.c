@@ -56,6 +56,19 @@
  * (doc/experiments.md, "Search"). */
 #define CUT_DEFER_FROM 3
 
+/* A path-dependent node's (cycles) best move, kept by the worker that
+ * found it. Its best move depends on the path, and threads on different
+ * paths writing one shared entry spoil each other's order where nothing
+ * but the order prunes: a 2-thread analysis of a Toguz 3x3 position took
+ * 0.6 M to 68 M nodes with shared hints, 0.67 M on one thread
+ * (doc/experiments.md, "Cycles: per-worker hints"). The table then keeps
+ * only path-free entries. */
+#define HINT_BITS 16 /* 1 MB a worker */
+typedef struct hint {
+    uint64_t key;
+    sow_move move;
+} hint;
+
 typedef struct worker {
     struct sow_search *s;
     const sow_game *g;
@@ -70,6 +83,7 @@ typedef struct worker {
     uint64_t inexact;
     int ply;
     sow_pos path[MAX_PLY]; /* the search path, kept only for games with cycles */
+    hint *hints;           /* cycles only: path-dependent nodes' moves, 1 << HINT_BITS */
 } worker;
 
 struct sow_search {
@@ -550,7 +564,11 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
     sow_move ttmove = TT_NO_MOVE;
     const uint64_t inexact0 = w->inexact;
     w->probes++;
-    if (tt_probe(&s->tt, key, &d)) {
+    hint *h = anc ? &w->hints[tt_mix(key) >> (64 - HINT_BITS)] : NULL;
+    if (h && h->key == key && h->move != TT_NO_MOVE) {
+        ttmove = h->move; /* the table's entry, if any, is path-free */
+        w->hits++;
+    } else if (tt_probe(&s->tt, key, &d)) {
         w->hits++;
         ttmove = d.move;
         if (!anc && d.draft >= depth) {
@@ -601,9 +619,10 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
     else
         lower = upper = best;
     w->stores++;
-    if (anc)
-        tt_store(&s->tt, key, lo, hi, k.bestmove, 0, w->nodes - nodes0);
-    else
+    if (h) {
+        h->key = key;
+        h->move = k.bestmove;
+    } else
         tt_store(&s->tt, key, lower, upper, k.bestmove,
                  clean_draft(s, depth, w->inexact == inexact0), w->nodes - nodes0);
     return best;
@@ -1298,6 +1317,20 @@ size_t sow_search_tt_bytes(size_t tt_mb)
     return tt_mb * 1024 * 1024 / sizeof(tt_bucket) * sizeof(tt_bucket);
 }
 
+static void hints_clear(hint *h)
+{
+    for (size_t i = 0; i < (size_t)1 << HINT_BITS; i++)
+        h[i] = (hint){0, TT_NO_MOVE};
+}
+
+static hint *hints_new(void)
+{
+    hint *h = malloc(((size_t)1 << HINT_BITS) * sizeof *h);
+    if (h)
+        hints_clear(h);
+    return h;
+}
+
 sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_search **out)
 {
     *out = NULL;
@@ -1343,6 +1376,10 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
         s->w[i]->s = s;
         s->w[i]->g = g;
         s->w[i]->id = i;
+        if (g->cycles && !(s->w[i]->hints = hints_new())) {
+            sow_search_free(s);
+            return SOW_E_NOMEM;
+        }
     }
     *out = s;
     return SOW_OK;
@@ -1364,6 +1401,9 @@ void sow_search_set_time_limit(sow_search *s, double seconds)
 void sow_search_clear(sow_search *s)
 {
     sow_huge_zero(&s->map);
+    for (int i = 0; i < s->opt.threads; i++)
+        if (s->w[i]->hints)
+            hints_clear(s->w[i]->hints);
 }
 
 void sow_search_free(sow_search *s)
@@ -1371,8 +1411,11 @@ void sow_search_free(sow_search *s)
     if (!s)
         return;
     if (s->w)
-        for (int i = 0; i < s->opt.threads; i++)
+        for (int i = 0; i < s->opt.threads; i++) {
+            if (s->w[i])
+                free(s->w[i]->hints);
             free(s->w[i]);
+        }
     free(s->w);
     free(s->busy);
     sow_huge_free(&s->map);
