@@ -59,7 +59,8 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
     assert_true(p->why_tt[0] && p->why_db[0] && p->why_trial[0]);
     if (p->db_seeds > 0) {
         assert_int_equal(p->db_bytes, sow_db_bytes(g, p->db_seeds));
-        assert_int_equal(p->db_budget, p->limits.memory - p->tt_mb * MB);
+        assert_int_equal(p->db_budget, p->limits.memory - p->tt_mb * MB -
+                                           p->limits.threads * sow_search_thread_bytes(g));
         assert_true(p->db_bytes <= p->db_budget);
         assert_true(p->db_seeds <= p->board_seeds);
         assert_int_equal(p->root_in_db, p->db_seeds == p->board_seeds);

@@ -50,12 +50,17 @@ typedef struct sow_limits {
 
 /* The decisions for one position, each with its reason in words. */
 typedef struct sow_plan {
-    sow_limits limits;       /* the limits, with memory and threads filled in */
+    sow_limits limits;       /* the limits, with memory and threads filled in;
+                                memory less search_bytes: what the table and
+                                the database share */
+    uint64_t search_bytes;   /* the search's own memory, beside its table:
+                                threads x sow_search_thread_bytes */
     int board_seeds;         /* seeds in the pits of the position */
     size_t tt_mb;            /* transposition table, MB */
     int db_seeds;            /* database up to this many seeds; 0: none */
     uint64_t db_bytes;       /* its tables (sow_db_bytes) */
-    uint64_t db_budget;      /* what the database build may use: memory - table */
+    uint64_t db_budget;      /* what the database build may use: memory - table -
+                                threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
                                 the root, no search */
     double trial_seconds;    /* > 0: search this long without a database

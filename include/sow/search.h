@@ -194,4 +194,8 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
 /* Bytes of table a given --tt-mb allocates (whole 64-byte buckets). */
 size_t sow_search_tt_bytes(size_t tt_mb);
 
+/* Bytes a search allocates per thread beside its table (the thread's
+ * path and, for games with cycles, its move hints). */
+size_t sow_search_thread_bytes(const sow_game *g);
+
 #endif

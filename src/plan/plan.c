@@ -121,12 +121,25 @@ static size_t table_mb(const sow_limits *lim, int board, int k)
     return mb;
 }
 
-/* Does a k-seed database and its table fit the memory? */
+/* The search's own memory beside its table (each thread's path and, with
+ * cycles, move hints): it comes off the database's share. */
+static uint64_t search_bytes(const sow_game *g, const sow_limits *lim)
+{
+    return (uint64_t)lim->threads * sow_search_thread_bytes(g);
+}
+
+/* The memory a k-seed database may take beside the table and the search. */
+static uint64_t db_room(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    uint64_t used = (uint64_t)table_mb(lim, board, k) * MB + search_bytes(g, lim);
+    return used < lim->memory ? lim->memory - used : 0;
+}
+
+/* Does a k-seed database fit beside its table and the search? */
 static bool fits(const sow_game *g, const sow_limits *lim, int board, int k)
 {
     size_t bytes = sow_db_bytes(g, k);
-    uint64_t tt = (uint64_t)table_mb(lim, board, k) * MB;
-    return bytes != SIZE_MAX && tt <= lim->memory && bytes <= lim->memory - tt;
+    return bytes != SIZE_MAX && bytes <= db_room(g, lim, board, k);
 }
 
 /* The default database size within lim->memory: the k that minimises the
@@ -182,7 +195,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
         if (bytes == SIZE_MAX || !fits(g, lim, board, k) ||
-            bytes + sow_retro_scratch_bytes(g, k) > lim->memory - table_mb(lim, board, k) * MB)
+            bytes + sow_retro_scratch_bytes(g, k) > db_room(g, lim, board, k))
             break;
         double t = (double)bytes / (CYCLE_BUILD_RATE * lim->threads);
         if (t > CYCLE_BUILD_SECONDS)
@@ -306,7 +319,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     out->tt_mb = table_mb(L, out->board_seeds, k);
     if (k > 0) {
         out->db_bytes = sow_db_bytes(g, k);
-        out->db_budget = L->memory - (uint64_t)out->tt_mb * MB;
+        out->db_budget = db_room(g, L, out->board_seeds, k);
         out->root_in_db = k >= out->board_seeds;
     }
     if (!out->root_in_db && !sow_search_exact(g, pos))
@@ -390,7 +403,8 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         double budget = lim->time_limit > 0 ? ANALYSIS_BUILD_SHARE * lim->time_limit
                                             : TRIAL_SECONDS;
         int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
-        uint64_t room = P->memory > (uint64_t)out->tt_mb * MB ? P->memory - out->tt_mb * MB : 0;
+        uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + search_bytes(g, P);
+        uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
         for (int j = 1; j <= kmax; j++) {
             size_t bytes = sow_db_bytes(g, j);
             if (bytes == SIZE_MAX ||
@@ -414,7 +428,8 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
     out->db_seeds = k;
     if (k > 0) {
         out->db_bytes = sow_db_bytes(g, k);
-        out->db_budget = out->limits.memory - (uint64_t)out->tt_mb * MB;
+        uint64_t used = (uint64_t)out->tt_mb * MB + search_bytes(g, &out->limits);
+        out->db_budget = out->limits.memory > used ? out->limits.memory - used : 0;
         out->root_in_db = k >= board;
     }
     return SOW_OK;

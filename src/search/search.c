@@ -1317,6 +1317,11 @@ size_t sow_search_tt_bytes(size_t tt_mb)
     return tt_mb * 1024 * 1024 / sizeof(tt_bucket) * sizeof(tt_bucket);
 }
 
+size_t sow_search_thread_bytes(const sow_game *g)
+{
+    return sizeof(worker) + (g->cycles ? ((size_t)1 << HINT_BITS) * sizeof(hint) : 0);
+}
+
 static void hints_clear(hint *h)
 {
     for (size_t i = 0; i < (size_t)1 << HINT_BITS; i++)
