@@ -13,6 +13,7 @@
 
 #include "sow/analyse.h"
 #include "sow/game.h"
+#include "sow/refsolve.h"
 #include "sow/rules.h"
 #include "sow/search.h"
 
@@ -159,6 +160,61 @@ static void test_exact_equals_solve(void **state)
     }
 }
 
+/* score_move: the move asked for is scored to its value at every depth,
+ * and with no limit to the reference solver's score of that move, even
+ * when it is not the best; a move that is not legal is refused. */
+static void test_score_move(void **state)
+{
+    (void)state;
+    int below_best = 0, checked = 0;
+    for (size_t bi = 0; bi < NBOARDS; bi++) {
+        sow_game g;
+        game_of(&g, boards[bi].id, boards[bi].m, boards[bi].n, boards[bi].variant);
+        sow_search_options so = {.threads = 1, .tt_mb = 8};
+        sow_search *a;
+        assert_int_equal(sow_search_new(&g, &so, &a), SOW_OK);
+        sow_eval_params w;
+        sow_eval_default(&g, &w);
+        static sow_analyse_info in;
+        static sow_solution ref;
+        for (uint64_t seed = 0; seed < 4; seed++) {
+            sow_pos p;
+            random_position(&g, seed, seed ? (int)(2 * seed) : 0, &p);
+            sow_move ms[SOW_MAX_MOVES];
+            int n = sow_moves(&g, &p, ms);
+            sow_err re = sow_ref_solve(&g, &p, false, 512, &ref);
+            if (re == SOW_E_LIMIT)
+                continue; /* too big for the reference within 512 MB */
+            assert_int_equal(re, SOW_OK);
+            checked++;
+            for (int k = 0; k < n; k++) {
+                sow_analyse_options ao = {.eval = &w, .score_move = &ms[k]};
+                assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_OK);
+                assert_true(in.exact);
+                assert_int_equal(in.moves[k], ms[k]);
+                assert_false(in.move_bound[k]);
+                if (in.move_scores[k] != ref.move_scores[k])
+                    fail_msg("%s %dx%d seed %d move %d: analyse %d, reference %d",
+                             sow_game_name(boards[bi].id), boards[bi].m, boards[bi].n,
+                             (int)seed, k, in.move_scores[k], ref.move_scores[k]);
+                below_best += in.move_scores[k] < in.score;
+                ao.max_depth = 2; /* a bounded depth: still a value, not a bound */
+                assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_OK);
+                assert_false(in.move_bound[k]);
+                assert_true(in.move_scores[k] <= in.move_scores[in.best]);
+            }
+        }
+        sow_pos p;
+        sow_game_start(&g, &p);
+        sow_move bad = 40;
+        sow_analyse_options ao = {.score_move = &bad};
+        assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_E_ARG);
+        sow_search_free(a);
+    }
+    assert_true(checked >= 30);     /* most positions are the reference's size */
+    assert_true(below_best > 10); /* moves other than the best were asked */
+}
+
 /* A depth limit stops there, unproven on a board too big to finish; the
  * node budget stops the search (SOW_E_INTERRUPTED) with the last depth. */
 static void test_limits(void **state)
@@ -199,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_eval_mirror),
         cmocka_unit_test(test_eval_material),
         cmocka_unit_test(test_exact_equals_solve),
+        cmocka_unit_test(test_score_move),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,6 +92,10 @@ typedef struct sow_analyse_options {
     double time_limit;         /* seconds; 0: no limit */
     int multipv;               /* lines to score exactly, >= 1 (0: 1) */
     const sow_eval_params *eval; /* NULL: material only (a leaf is the stores) */
+    /* NULL, or a legal move at the root that each depth scores to its
+     * value (never a bound), whatever multipv: a game review judges the
+     * move played by the same search that found the best one. */
+    const sow_move *score_move;
     /* Called after each completed depth, on the calling thread. */
     void (*on_depth)(void *ctx, const sow_analyse_info *info);
     void *ctx;
@@ -104,7 +108,8 @@ typedef struct sow_analyse_options {
  * for a finished p, depth 0, exact, its final score). Returns SOW_OK when
  * the value is proven or max_depth is done; SOW_E_INTERRUPTED when the
  * time, the node budget or the solver's stop flag cut a depth short;
- * SOW_E_POSITION for a malformed p; SOW_E_ARG for bad options; SOW_E_LIMIT
+ * SOW_E_POSITION for a malformed p; SOW_E_ARG for bad options (a
+ * score_move that is not a legal move at p included); SOW_E_LIMIT
  * for a line longer than the search stack. Not reentrant on one s. */
 sow_err sow_analyse(sow_search *s, const sow_pos *p, const sow_analyse_options *opt,
                     sow_analyse_info *out);

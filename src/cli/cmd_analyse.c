@@ -35,10 +35,12 @@ static const char usage[] =
     "the table counts as proof there.\n"
     "\n"
     "Game review: with --record FILE (or --moves LIST --review) every position\n"
-    "of the game is analysed within the limits (--time S is per position,\n"
-    "default 1 s), and each move is printed in the record notation with the\n"
-    "score before and after it, both from the mover's view (= marks an exact\n"
-    "value). A move that loses more than --threshold seeds (default 2) is\n"
+    "of the game where a move was played is analysed within the limits (--time\n"
+    "S is per position, default 1 s), the move played scored by the same search\n"
+    "as the best one. Each move is printed in the record notation with the score\n"
+    "before (the best move's) and after it (the move played), both from the\n"
+    "mover's view (= marks an exact value). A move that loses more than\n"
+    "--threshold seeds (default 2) is\n"
     "flagged: \"??\" a mistake when it also makes the outcome worse, \"?\" an\n"
     "inaccuracy otherwise, with the engine's best move; with exact values\n"
     "before and after, every move that makes the outcome worse is a mistake.\n"
@@ -348,15 +350,6 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
 
 /* ---- The game review (--record FILE, or --moves LIST --review) ---------- */
 
-/* One position of the game, analysed: its score for its mover. */
-typedef struct reviewed {
-    int score;          /* score units, the mover's view */
-    bool exact;
-    int depth;
-    sow_move best;      /* meaningful when has_best */
-    bool has_best;
-} reviewed;
-
 /* One move of the game, judged. */
 typedef struct verdict {
     int number;         /* the turn number players write ("12." / "12...") */
@@ -433,22 +426,22 @@ static void json_verdict(const cli_game *cg, const verdict *v, int ply)
     printf(v->label ? "\"%s\"}" : "null}", v->label);
 }
 
-/* Analyses every position of the game (cg->hist from the start), then
- * judges each move from the scores before and after it. */
+/* Analyses every position of the game (cg->hist from the start) but the
+ * last, and judges the move played there: its score against the best
+ * move's, both from that position's analysis. */
 static int review(cli_game *cg, engine_opts *eo, int threshold)
 {
     int n = cg->nhist;
     sow_pos *line = malloc(sizeof *line * (size_t)(n + 1));
-    reviewed *r = malloc(sizeof *r * (size_t)(n + 1));
     verdict *v = malloc(sizeof *v * (size_t)(n > 0 ? n : 1));
-    if (!line || !r || !v)
+    if (!line || !v)
         cli_fail("analyse: out of memory");
     sow_game_start(&cg->g, &line[0]);
     for (int i = 0; i < n; i++) {
         line[i + 1] = line[i];
         sow_make(&cg->g, &line[i + 1], cg->hist[i]);
     }
-    sow_search *s = engine_new(cg, eo, &line[0], eo->ao.time_limit * (n + 1));
+    sow_search *s = engine_new(cg, eo, &line[0], eo->ao.time_limit * (n > 0 ? n : 1));
     static sow_analyse_info in;
     side_sum sum[2] = {{0}};
     int done = 0, number = 1;
@@ -462,8 +455,13 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
         printf(eo->ao.max_depth > 0 ? "%d" : "null", eo->ao.max_depth);
         printf(",\"eval\":\"%s\",\"moves\":[", eo->eval_name);
     }
-    for (int i = 0; i <= n; i++) {
-        sow_err e = sow_analyse(s, &line[i], &eo->ao, &in);
+    for (int i = 0; i < n; i++) {
+        /* The played move is scored to its value by the search that finds
+         * the best one, at the same depth: the loss is then the search's
+         * own, not the gap between two analyses. */
+        sow_analyse_options ao = eo->ao;
+        ao.score_move = &cg->hist[i];
+        sow_err e = sow_analyse(s, &line[i], &ao, &in);
         if (e && e != SOW_E_INTERRUPTED)
             cli_fail("analyse: position after move %d: %s", i, sow_err_name(e));
         if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED) || (e == SOW_E_INTERRUPTED && in.depth == 0 && !in.exact)) {
@@ -473,39 +471,38 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
                          "(give more --time)", i);
             break;
         }
-        r[i] = (reviewed){in.score, in.exact, in.depth, 0, in.best >= 0};
-        if (in.best >= 0)
-            r[i].best = in.moves[in.best];
-        if (i == 0)
-            continue;
-        /* Move i-1 is judged now that the position after it is known. */
-        int k = i - 1, mover = sow_pos_to_move(&line[k]);
-        if (k > 0 && mover == SOW_SOUTH && sow_pos_to_move(&line[k - 1]) == SOW_NORTH)
+        int played = 0;
+        for (int j = 0; j < in.nmoves; j++)
+            if (in.moves[j] == cg->hist[i])
+                played = j;
+        int mover = sow_pos_to_move(&line[i]);
+        if (i > 0 && mover == SOW_SOUTH && sow_pos_to_move(&line[i - 1]) == SOW_NORTH)
             number++;
-        verdict *x = &v[k];
+        verdict *x = &v[i];
         x->number = number;
         x->side = mover;
-        record_move(&cg->g, &line[k], cg->hist[k], x->move, sizeof x->move);
+        record_move(&cg->g, &line[i], cg->hist[i], x->move, sizeof x->move);
         x->best[0] = '\0';
-        if (r[k].has_best)
-            record_move(&cg->g, &line[k], r[k].best, x->best, sizeof x->best);
-        x->before = r[k].score;
-        x->before_exact = r[k].exact;
-        x->after = sow_pos_to_move(&line[i]) == mover ? r[i].score : -r[i].score;
-        x->after_exact = r[i].exact;
+        bool has_best = in.best >= 0;
+        if (has_best)
+            record_move(&cg->g, &line[i], in.moves[in.best], x->best, sizeof x->best);
+        x->before = in.score;
+        x->before_exact = in.exact;
+        x->after = in.move_scores[played];
+        x->after_exact = in.move_exact[played];
         x->loss = sow_score_margin(&cg->g, x->before) - sow_score_margin(&cg->g, x->after);
         x->label = judge(x->before, x->after, x->before_exact && x->after_exact, x->loss,
-                         threshold, r[k].has_best && r[k].best == cg->hist[k]);
+                         threshold, has_best && in.moves[in.best] == cg->hist[i]);
         side_sum *ss = &sum[mover == SOW_SOUTH ? 0 : 1];
         ss->moves++;
         ss->loss += x->loss > 0 ? x->loss : 0;
         ss->mistakes += x->label && strcmp(x->label, "mistake") == 0;
         ss->inaccuracies += x->label && strcmp(x->label, "inaccuracy") == 0;
         if (cg->json)
-            json_verdict(cg, x, k);
+            json_verdict(cg, x, i);
         else
             print_verdict(cg, x);
-        done = i;
+        done = i + 1;
     }
     uint64_t nodes = in.nodes;
     engine_free(eo, s);
@@ -532,7 +529,6 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
     }
     fflush(stdout);
     free(line);
-    free(r);
     free(v);
     return interrupted ? 130 : 0;
 }

@@ -153,13 +153,14 @@ static int kth_best(const int *ord, int done, const int *val, const bool *bound,
 }
 
 /* One depth: every root move's value or bound (root future units) into
- * val/bound/ex; false if stopped. */
+ * val/bound/ex; move `must` (-1: none) to its value; false if stopped. */
 static bool iterate(sow_search *s, const sow_pos *root, root_move *rm, int n, const int *ord,
-                    int depth, int multipv, const int *guess, int *val, bool *bound, bool *ex)
+                    int depth, int multipv, int must, const int *guess, int *val, bool *bound,
+                    bool *ex)
 {
     for (int j = 0; j < n; j++) {
         int i = ord[j];
-        int thr = kth_best(ord, j, val, bound, multipv);
+        int thr = i == must ? -WIDE : kth_best(ord, j, val, bound, multipv);
         bool e1 = true, e2 = true;
         int v;
         if (thr == -WIDE) {
@@ -234,6 +235,10 @@ static sow_err run(sow_search *s, const sow_game *g, const sow_pos *p,
     }
     int maxd = opt->max_depth > 0 ? opt->max_depth : SOW_ANALYSE_MAX_DEPTH;
     int multipv = opt->multipv > 0 ? opt->multipv : 1;
+    int must = -1;
+    for (int i = 0; opt->score_move && i < n; i++)
+        if (out->moves[i] == *opt->score_move)
+            must = i;
     /* Where a position can come back (Toguz), a depth-limited search
      * meets its repetitions only on the lines it reaches, and their nodes
      * give the table no proven bounds (sow/search.h, "Cycles"): deepening
@@ -244,7 +249,7 @@ static sow_err run(sow_search *s, const sow_game *g, const sow_pos *p,
     for (int d = 1; d <= maxd; d++) {
         sort_order(ord, n, prev);
         int sd = d > unbounded ? SEARCH_UNBOUNDED + 1 : d;
-        if (!iterate(s, p, rm, n, ord, sd, multipv, prev, val, bound, ex)) {
+        if (!iterate(s, p, rm, n, ord, sd, multipv, must, prev, val, bound, ex)) {
             sow_err e = search_error(s);
             return e ? e : SOW_E_INTERRUPTED;
         }
@@ -269,7 +274,7 @@ sow_err sow_analyse(sow_search *s, const sow_pos *p, const sow_analyse_options *
     if (sow_position_check(g, p))
         return SOW_E_POSITION;
     if (opt->max_depth < 0 || opt->max_depth > SOW_ANALYSE_MAX_DEPTH || opt->multipv < 0 ||
-        opt->time_limit < 0)
+        opt->time_limit < 0 || (opt->score_move && !legal(g, p, *opt->score_move)))
         return SOW_E_ARG;
     search_analyse_begin(s, p, opt->eval ? eval_hook : NULL, opt->eval, opt->max_nodes);
     sow_search_set_time_limit(s, opt->time_limit);
