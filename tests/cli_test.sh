@@ -107,6 +107,7 @@ expect_bad() {
 
 # ---------------------------------------------------------------- version, help
 expect_grep "version" "sow " "$SOW" --version
+expect_grep "version features" "features: ledger " "$SOW" --version
 for cmd in play perft solve; do
     expect_grep "$cmd --help" "usage: sow $cmd" "$SOW" "$cmd" --help
     expect_grep "$cmd -h" "usage: sow $cmd" "$SOW" "$cmd" -h

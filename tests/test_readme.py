@@ -13,6 +13,10 @@ example that names a directory a skipped one would have written: they take
 minutes of a shared machine, which the quick suite cannot spend. The slow
 suite runs them all (--all). A SLOW pattern that matches no example fails
 the test, so the list cannot go stale when README changes.
+
+In a build without an optional feature (`sow --version` lists them), an
+example that needs it must refuse: exit 2 and one line on stderr that says
+what to install.
 """
 import json
 import os
@@ -27,6 +31,29 @@ SLOW = {
     r"^sow solve kalah --pits 6 --seeds 4\b": "Kalah(6,4) from nothing: ~25 s on 2 threads",
     r"^sow db build .*--max-seeds 20\b": "a 20-seed Kalah database: ~8 s, 225 MB of files",
 }
+
+# pattern -> the optional feature an example needs
+NEEDS = {
+    r"--ledger\b|^sow ledger\b": "ledger",
+    r"^sow serve\b": "serve",
+}
+
+
+def features(sow):
+    """The optional features of this build: name -> on (bool)."""
+    out = subprocess.run([sow, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"^features: (.*)$", out, re.M)
+    if not m:
+        sys.exit(f"FAIL: `sow --version` lists no features: {out!r}")
+    return {k: v == "on" for k, v in (f.split() for f in m.group(1).split(", "))}
+
+
+def refused(p):
+    """What is wrong with the refusal of an example whose feature is off, or None."""
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 2 or len(lines) != 1 or "install" not in lines[0]:
+        return f"feature off: expected exit 2 and one line saying what to install, got exit {p.returncode}: {p.stderr.strip()[:300]}"
+    return None
 
 
 def examples(readme):
@@ -71,6 +98,7 @@ def main():
     failures, ran, skipped = [], 0, 0
     used = {p: 0 for p in SLOW}
     skipped_dirs = set()
+    have = features(sow)
     with tempfile.TemporaryDirectory(prefix="sow-readme-") as tmp:
         for n, text in cmds:
             argv = shlex.split(text, comments=True)
@@ -89,11 +117,12 @@ def main():
                                errors="replace", timeout=3600)
             ran += 1
             where = f"README:{n}: {text}"
-            problem = check(p, argv)
+            off = [f for pat, f in NEEDS.items() if re.search(pat, text) and not have[f]]
+            problem = refused(p) if off else check(p, argv)
             if problem:
                 failures.append(f"{where}: {problem}")
             else:
-                print(f"ok    {where}")
+                print(f"{'off' if off else 'ok':5s} {where}" + (f"  ({off[0]} not in this build: refused)" if off else ""))
     for p, k in used.items():
         if k == 0:
             failures.append(f"SLOW pattern {p!r} matches no README example: update the list")

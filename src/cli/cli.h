@@ -142,6 +142,8 @@ int cmd_solve(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+/* Was this sow built with libmicrohttpd (sow serve)? */
+bool cli_serve_available(void);
 int cmd_analyse(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);

@@ -467,6 +467,11 @@ static double read_seconds(const char *what, const char *text, double lo, double
     return v;
 }
 
+bool cli_serve_available(void)
+{
+    return true;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     const char *port = NULL, *bind = NULL, *db = NULL, *maxs = NULL, *tl = NULL, *queue = NULL,

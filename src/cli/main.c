@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sow/ledger.h"
+#include "sow/units_mpi.h"
 #include "sow_version.h"
 
 typedef struct command {
@@ -43,7 +45,11 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("sow %s\n", SOW_VERSION);
+        /* The optional features this build has (meson's summary says why
+         * one is off); tests/test_readme.py reads this line. */
+        printf("sow %s\nfeatures: ledger %s, mpi %s, serve %s\n", SOW_VERSION,
+               sow_ledger_available() ? "on" : "off", sow_units_mpi_available() ? "on" : "off",
+               cli_serve_available() ? "on" : "off");
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -2,6 +2,11 @@
  * exists and says how to get it, rather than vanishing or pretending. */
 #include "cli.h"
 
+bool cli_serve_available(void)
+{
+    return false;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     (void)argc;
