@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "sow/analyse.h"
+#include "sow/db.h"
 #include "sow/plan.h"
 #include "sow/search.h"
 
@@ -20,24 +21,63 @@ static void set_why(engine_eval *out, const char *why)
     snprintf(out->why, sizeof out->why, "%s", why);
 }
 
-/* sow_analyse within `seconds` with the default evaluation: every move
- * scored (all_moves: each to its value, else the best and bounds for the
- * rest), exact where the analysis proved it. When no depth completes in
- * time, one ply is searched regardless: a move must come out. */
+/* The endgame database sow_plan_analysis picks for an analysis of p
+ * within `seconds` (built in memory, or loaded from and saved to
+ * lim->db_dir), as the search's oracle: NULL *db when none fits the time.
+ * *seconds loses the time the database took (a tenth kept at least). */
+static sow_err analysis_db(const sow_game *g, const sow_pos *p, const engine_limits *lim,
+                           double *seconds, sow_db **db, sow_oracle *oracle, engine_eval *out)
+{
+    *db = NULL;
+    sow_limits L = {.memory = lim->memory, .threads = lim->threads, .db_dir = lim->db_dir,
+                    .time_limit = *seconds, .tt_mb = ANALYSE_TT_MB};
+    sow_plan plan;
+    if (sow_plan_analysis(g, p, &L, &plan) != SOW_OK || plan.db_seeds == 0)
+        return SOW_OK; /* no database: the analysis runs on its own */
+    double t0 = sow_now();
+    sow_db_options o = {.threads = plan.limits.threads, .memory = plan.db_budget,
+                        .stop = lim->stop, .make_dir = true};
+    char why[SOW_PLAN_WHY];
+    sow_err e = sow_db_open(g, plan.db_seeds, lim->db_dir, &o, db, why, sizeof why);
+    if (e == SOW_E_INTERRUPTED)
+        return SOW_OK; /* stopped: the analysis below stops at once too */
+    if (e) {
+        snprintf(out->why, sizeof out->why, "database up to %d seeds: %.150s", plan.db_seeds, why);
+        return e;
+    }
+    sow_plan_oracle(*db, plan.db_seeds, oracle);
+    double left = *seconds - (sow_now() - t0);
+    *seconds = left > *seconds / 10 ? left : *seconds / 10;
+    return SOW_OK;
+}
+
+/* sow_analyse within `seconds` with the default evaluation and the
+ * database that builds within a quarter of the time: every move scored
+ * (all_moves: each to its value, else the best and bounds for the rest),
+ * exact where the analysis proved it. When no depth completes in time,
+ * one ply is searched regardless: a move must come out. */
 static sow_err analyse_eval(const sow_game *g, const sow_pos *p, double seconds, bool all_moves,
                             const engine_limits *lim, engine_eval *out)
 {
+    sow_db *db;
+    sow_oracle oracle;
+    sow_err e = analysis_db(g, p, lim, &seconds, &db, &oracle, out);
+    if (e)
+        return e;
     sow_search_options o = {.threads = lim->threads > 0 ? lim->threads : 1,
-                            .tt_mb = ANALYSE_TT_MB, .stop = lim->stop};
+                            .tt_mb = ANALYSE_TT_MB, .stop = lim->stop,
+                            .oracle = db ? &oracle : NULL};
     sow_search *s;
-    sow_err e = sow_search_new(g, &o, &s);
+    e = sow_search_new(g, &o, &s);
     if (e) {
+        sow_db_close(db);
         set_why(out, "not enough memory for the search table");
         return e;
     }
     sow_analyse_info *in = malloc(sizeof *in);
     if (!in) {
         sow_search_free(s);
+        sow_db_close(db);
         set_why(out, "out of memory");
         return SOW_E_NOMEM;
     }
@@ -52,6 +92,7 @@ static sow_err analyse_eval(const sow_game *g, const sow_pos *p, double seconds,
         e = sow_analyse(s, p, &ao, in);
     }
     sow_search_free(s);
+    sow_db_close(db);
     if (e == SOW_E_INTERRUPTED && in->best >= 0)
         e = SOW_OK;
     if (e) {

@@ -6,8 +6,9 @@
  * the solve plan (database or exact search) within the time limit, its
  * best move so far when the limit cuts it, and for boards the exact solver
  * refuses (Toguz 9x9, Congkak 7x7) sow_analyse (sow/analyse.h) within the
- * time: iterative deepening with the evaluation, exact where it proves
- * the value. */
+ * time: iterative deepening with the evaluation over the endgame database
+ * that builds within a quarter of the time (sow_plan_analysis, as `sow
+ * analyse` does), exact where it proves the value. */
 #ifndef SOW_CLI_ENGINE_H
 #define SOW_CLI_ENGINE_H
 
