@@ -205,6 +205,21 @@ first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results
 [ "$first" = "$margin" ] || fail "game 1's record replays to margin $margin, match says $first"
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=3,eval=material --games 2
 has out '^A: [0-9]+ wins, [0-9]+ draws, [0-9]+ losses; score [0-9.]+; Elo A - B [-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] \(95%\)$'
+# eval=ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED: explicit weights, used as
+# given: all zero plays as material, a capture weight plays other moves.
+games() { python3 -c 'import json,sys; print(" ".join(r["moves"] for r in json.load(open(sys.argv[1]))["results"]))' "$T/out"; }
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=material --b depth=3,eval=material --games 8 --plies 3 --json
+material=$(games)
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=0:0:0:0:0:0 --b depth=3,eval=material --games 8 --plies 3 --json
+json 'd["score"] == 0.5 and d["a"] == "depth=3,eval=0:0:0:0:0:0"'
+[ "$(games)" = "$material" ] || fail "eval=0:0:0:0:0:0 does not play as eval=material"
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=0:0:0:300:0:0 --b depth=3,eval=material --games 8 --plies 3 --json
+[ "$(games)" != "$material" ] || fail "eval=0:0:0:300:0:0 plays as eval=material"
+expect_status 0 "$SOW" analyse kalah --pits 4 --seeds 3 --depth 3 --eval=-5:0:0:10000:0:0
+for bad in 1:2:3:4:5 1:2:3:4:5:6:7 1:2:3:4:5:x 1:2:3:4:5:10001 1::3:4:5:6 :1:2:3:4:5 1:2:3:4:5: fast; do
+  expect_status 2 "$SOW" match kalah --a depth=3,eval=$bad --b depth=2
+  expect_status 2 "$SOW" analyse kalah --depth 3 --eval "$bad"
+done
 expect_status 2 "$SOW" match kalah --a depth=3
 expect_status 2 "$SOW" match kalah --a depth=3 --b eval=full
 expect_status 2 "$SOW" match kalah --a depth=3 --b speed=9

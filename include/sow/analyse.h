@@ -34,7 +34,10 @@
  *              sown into it for the rest of the game
  *   decided    a store holding more than half of all seeds (Toguz's 82 of
  *              162; any game whose stores only grow): the game is won
- * The weights were chosen by `sow match` results (results/match.md).
+ * The weights were chosen by `sow match` results (doc/experiments.md,
+ * "Evaluation weights by match results"; results/match.md): each term
+ * either won games or was neutral, and the row term is off where rows are
+ * not swept (on Chungkala it loses badly).
  */
 #ifndef SOW_ANALYSE_H
 #define SOW_ANALYSE_H

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdnoreturn.h>
 
+#include "sow/analyse.h"
 #include "sow/game.h"
 #include "sow/notation.h"
 #include "sow/position.h"
@@ -48,6 +49,16 @@ long cli_int(const char *what, const char *text, long lo, long hi);
  * and at most CLI_MEMORY_MAX; anything else fails naming `what`. */
 #define CLI_MEMORY_MAX (1ull << 50) /* 1 PiB: far past any machine, far from overflow */
 uint64_t cli_memory(const char *what, const char *text);
+
+/* The one way every command reads an evaluation: "full" (the game's
+ * default weights, sow_eval_default), "material" (none: a leaf is the
+ * stores) or six weights in hundredths of a seed, ROW:MOBILITY:EXTRA:
+ * CAPTURE:TUZDIK:DECIDED (the terms of sow/analyse.h, each -10000..10000;
+ * a weight is used as given, even on a game it does not apply to). Fills
+ * *out and returns true when the evaluation is on; false for material.
+ * Fails naming `what` otherwise. */
+#define CLI_EVAL_HELP "full, material or ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED"
+bool cli_eval(const char *what, const sow_game *g, const char *text, sow_eval_params *out);
 
 /* The one range of thread counts: 1..CLI_THREADS_MAX. */
 #define CLI_THREADS_MAX SOW_MAX_THREADS

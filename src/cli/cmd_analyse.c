@@ -17,7 +17,7 @@ static const char usage[] =
     "usage: sow analyse GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                   [--moves LIST | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
-    "                   [--memory SIZE] [--multipv K] [--eval full|material]\n"
+    "                   [--memory SIZE] [--multipv K] [--eval E]\n"
     "                   [--db DIR] [--db-seeds K | --no-db]\n"
     "                   [--json]\n"
     "       sow analyse GAME (--record FILE | --moves LIST --review)\n"
@@ -58,7 +58,9 @@ static const char usage[] =
     "  --memory SIZE       transposition table: MB, or with a suffix K, M, G, T\n"
     "                      (default 128)\n"
     "  --multipv K         score the K best moves exactly (default 1)\n"
-    "  --eval E            full (default) or material (a leaf is the stores)\n"
+    "  --eval E            full (default: the game's weights), material (a leaf\n"
+    "                      is the stores) or six weights in hundredths of a seed,\n"
+    "                      ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED\n"
     "  --db DIR            database files to load and save (created if missing)\n"
     "  --db-seeds K        database up to K seeds on the board (0: none); default:\n"
     "                      the biggest that builds within a quarter of the time\n"
@@ -215,12 +217,8 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, c
         e->ao.time_limit = default_time;
     e->ao.multipv = multipv ? (int)cli_int("--multipv", multipv, 1, SOW_MAX_MOVES) : 1;
     e->eval_name = eval ? eval : "full";
-    if (strcmp(e->eval_name, "full") == 0) {
-        sow_eval_default(&cg->g, &e->ep);
+    if (cli_eval("analyse: --eval", &cg->g, e->eval_name, &e->ep))
         e->ao.eval = &e->ep;
-    } else if (strcmp(e->eval_name, "material") != 0) {
-        cli_fail("analyse: --eval must be full or material, not '%s'", eval);
-    }
 }
 
 /* The database options into e->lim (the plan's checks come later). */

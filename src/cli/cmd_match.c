@@ -19,7 +19,7 @@ static const char usage[] =
     "                 [--plies K] [--seed S] [--jobs J] [--out DIR] [--json]\n"
     "\n"
     "Engine A and engine B (each a comma-separated list of depth=D, time=S,\n"
-    "nodes=N, eval=full|material, threads=T, memory=MB) play --games games\n"
+    "nodes=N, eval=E, threads=T, memory=MB) play --games games\n"
     "(default 20): each opening twice, colours swapped. Openings are the\n"
     "lines of FILE (a move list as for --moves, one per line) or K random\n"
     "plies (--plies, default 2; --seed, default 1). --jobs J games run side\n"
@@ -28,6 +28,11 @@ static const char usage[] =
     "record (DIR/game-NNN.txt: the moves for --moves, the opening, the\n"
     "engines' colours and the result). A game longer than 2000 plies (Toguz\n"
     "can cycle) is scored as perpetual play: the store difference.\n"
+    "\n"
+    "eval=E: full (default: the game's own weights), material (a leaf is the\n"
+    "stores) or six weights in hundredths of a seed, ROW:MOBILITY:EXTRA:\n"
+    "CAPTURE:TUZDIK:DECIDED (the terms of include/sow/analyse.h), e.g.\n"
+    "eval=25:10:50:50:0:200.\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, a, b, games, wins, draws, losses,\n"
     "score, elo, elo_low, elo_high, results [{game, a_side, opening, moves,\n"
@@ -53,7 +58,7 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
     snprintf(e->text, sizeof e->text, "%s", text);
     e->threads = 1;
     e->tt_mb = 16;
-    e->eval = true;
+    e->eval = cli_eval("eval", g, "full", &e->ep);
     char buf[256];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
@@ -73,12 +78,9 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
                 cli_fail("match: %s: time must be seconds in (0, 1e6], not '%s'", which, v);
             e->ao.time_limit = t;
         } else if (strcmp(tok, "eval") == 0) {
-            if (strcmp(v, "full") == 0)
-                e->eval = true;
-            else if (strcmp(v, "material") == 0)
-                e->eval = false;
-            else
-                cli_fail("match: %s: eval must be full or material, not '%s'", which, v);
+            char what[32];
+            snprintf(what, sizeof what, "match: %s: eval", which);
+            e->eval = cli_eval(what, g, v, &e->ep);
         } else if (strcmp(tok, "threads") == 0) {
             e->threads = cli_threads("threads", v);
         } else if (strcmp(tok, "memory") == 0) {
@@ -90,7 +92,6 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
     }
     if (!e->ao.max_depth && !e->ao.max_nodes && !e->ao.time_limit)
         cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N", which);
-    sow_eval_default(g, &e->ep);
     e->ao.eval = e->eval ? &e->ep : NULL;
     e->ao.multipv = 1;
 }

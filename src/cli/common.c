@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "cli.h"
+#include "sow/analyse.h"
 #include "sow/plan.h"
 
 /* Writes s with every control character escaped, so that a message that
@@ -118,6 +119,32 @@ long cli_int(const char *what, const char *text, long lo, long hi)
     if (v < lo || v > hi)
         cli_fail("%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
     return v;
+}
+
+bool cli_eval(const char *what, const sow_game *g, const char *text, sow_eval_params *out)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(text, "material") == 0)
+        return false;
+    if (strcmp(text, "full") == 0) {
+        sow_eval_default(g, out);
+        return true;
+    }
+    int *f[6] = {&out->row, &out->mobility, &out->extra, &out->capture, &out->tuzdik,
+                 &out->decided};
+    const char *s = text;
+    for (int k = 0; k < 6; k++) {
+        char num[16];
+        size_t len = strcspn(s, ":");
+        bool last = s[len] == '\0';
+        if (len == 0 || len >= sizeof num || last != (k == 5))
+            cli_fail("%s: expected %s, got '%s'", what, CLI_EVAL_HELP, text);
+        memcpy(num, s, len);
+        num[len] = '\0';
+        *f[k] = (int)cli_int(what, num, -10000, 10000);
+        s += len + 1;
+    }
+    return true;
 }
 
 uint64_t cli_memory(const char *what, const char *text)

@@ -2,8 +2,8 @@
 #include "rules_inline.h"
 #include "sow/analyse.h"
 
-/* Default weights, hundredths of a seed; results/match.md has the matches
- * that chose them. */
+/* Default weights, hundredths of a seed; the matches that chose them (an
+ * ablation per term): doc/experiments.md, "Evaluation weights by match results". */
 #define W_ROW 25
 #define W_MOBILITY 10
 #define W_EXTRA 50
