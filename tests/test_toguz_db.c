@@ -23,6 +23,7 @@
 
 #include "sow/db.h"
 #include "sow/notation.h"
+#include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
 
@@ -313,6 +314,61 @@ static void test_against_reference(void **state)
         }
 }
 
+/* sow_ref_solve_above: the fixpoint above a database gives every move the
+ * score the whole fixpoint gives it, on positions of several levels above
+ * the database (starts and random plays of boards with more stones). */
+static void test_above_database(void **state)
+{
+    (void)state;
+    /* (m, seeds per pit, K) */
+    static const int mk[][3] = {{2, 3, 4}, {2, 4, 5}, {3, 2, 4}};
+    int checked = 0, levels_above = 0, fewer = 0;
+    for (size_t t = 0; t < sizeof mk / sizeof mk[0]; t++)
+        for (int nt = 0; nt < 2; nt++) {
+            sow_config sc = {SOW_TOGUZ, mk[t][0], mk[t][1], nt ? SOW_VAR_NO_TUZDIK : 0};
+            sow_game g;
+            assert_int_equal(sow_game_init(&g, &sc), SOW_OK);
+            sow_db *db;
+            char why[256];
+            assert_int_equal(sow_db_open(&g, mk[t][2], NULL, NULL, &db, why, sizeof why),
+                             SOW_OK);
+            sow_oracle o;
+            sow_plan_oracle(db, mk[t][2], &o);
+            for (int r = 0; r < 6; r++) {
+                sow_pos p;
+                sow_game_start(&g, &p);
+                for (int i = 0; i < 2 * r; i++) {
+                    sow_move ms[SOW_MAX_MOVES];
+                    int n = sow_moves(&g, &p, ms);
+                    sow_pos q = p;
+                    sow_make(&g, &q, ms[rnd() % (uint64_t)n]);
+                    if (sow_over(&g, &q))
+                        break;
+                    p = q;
+                }
+                int stones = 0;
+                for (int i = 0; i < g.m; i++)
+                    stones += p.b[i] + p.b[SOW_HALF + i];
+                if (stones <= mk[t][2])
+                    continue;
+                static sow_solution a, w;
+                assert_int_equal(sow_ref_solve_above(&g, &p, &o, 256, &a), SOW_OK);
+                assert_int_equal(sow_ref_solve_with(&g, &p, false, 1024, SOW_REF_FIXPOINT, &w),
+                                 SOW_OK);
+                assert_int_equal(a.nmoves, w.nmoves);
+                assert_int_equal(a.score, w.score);
+                for (int k = 0; k < a.nmoves; k++)
+                    assert_int_equal(a.move_scores[k], w.move_scores[k]);
+                assert_true(a.nodes <= w.nodes); /* only the levels above */
+                fewer += a.nodes < w.nodes;
+                checked++;
+                levels_above += stones - mk[t][2];
+            }
+            sow_db_close(db);
+        }
+    assert_true(checked >= 15 && levels_above >= 2 * checked && fewer >= checked / 2);
+}
+
 static void test_threads(void **state)
 {
     (void)state;
@@ -348,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_index),
         cmocka_unit_test(test_bellman),
         cmocka_unit_test(test_against_reference),
+        cmocka_unit_test(test_above_database),
         cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,7 @@
 #include <stddef.h>
 
 #include "sow/error.h"
+#include "sow/search.h"
 #include "sow/game.h"
 #include "sow/solution.h"
 
@@ -58,5 +59,16 @@ sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
  * graph. */
 sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening,
                            size_t memory_mb, sow_ref_method method, sow_solution *out);
+
+/* FIXPOINT above an endgame database: the positions the oracle holds (at
+ * most oracle->max_seeds stones on the board) are exits worth what their
+ * move banks plus the oracle's exact future, and only the levels above it
+ * are enumerated and solved. The oracle must be exact and path-free (a
+ * database: doc/search.md, "Cycles"). For games that cycle above a
+ * database, where the path search's lines outgrow its stack; the whole
+ * graph above the database must fit memory_mb (SOW_E_LIMIT if not). Every
+ * move's score as sow_ref_solve's FIXPOINT gives it; no pie rule. */
+sow_err sow_ref_solve_above(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
+                            size_t memory_mb, sow_solution *out);
 
 #endif

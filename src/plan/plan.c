@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "sow/plan.h"
+#include "sow/refsolve.h"
 #include "sow/rules.h"
 
 /* Building: positions per second and thread (results/db-build.md). */
@@ -513,6 +514,39 @@ static void wide_bounds(const sow_game *g, const sow_pos *pos, int board, sow_se
     r->sol.best = -1;
 }
 
+/* Where the game cycles and a line above the database outgrew the path
+ * search's stack: the fixpoint of every position above the database
+ * reachable from pos (sow_ref_solve_above), within the memory the table
+ * and database leave. Every move's value; the principal variation is the
+ * best move only. SOW_E_LIMIT if that graph does not fit either. */
+static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
+                              const sow_db *db, sow_plan_result *out)
+{
+    uint64_t used = (uint64_t)plan->tt_mb * MB + plan->db_bytes;
+    if (used >= plan->limits.memory)
+        return SOW_E_LIMIT;
+    sow_oracle oracle;
+    sow_plan_oracle(db, plan->db_seeds, &oracle);
+    double t0 = sow_now();
+    sow_search_result *r = &out->search;
+    sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, &r->sol);
+    if (e) {
+        if (e == SOW_E_LIMIT)
+            result_fail(out, e, "a line of play is longer than the search stack, and the "
+                                "positions above the database do not fit the memory");
+        return e;
+    }
+    for (int k = 0; k < r->sol.nmoves; k++)
+        r->move_exact[k] = true;
+    r->pv_len = r->sol.best >= 0 ? 1 : 0;
+    if (r->pv_len)
+        r->pv[0] = r->sol.moves[r->sol.best];
+    r->lower = r->upper = r->sol.score;
+    r->mtd_probes = 0;
+    r->seconds = r->seconds_value = sow_now() - t0;
+    return SOW_OK;
+}
+
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out)
 {
@@ -625,6 +659,8 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     sow_search_set_time_limit(s, limit);
     double c0 = sow_cpu_now();
     e = sow_search_solve(s, pos, &out->search);
+    if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
+        e = solve_above_db(g, pos, plan, db, out);
     out->cpu_seconds += sow_cpu_now() - c0;
     out->search.sol.nodes += out->trial_nodes;
 

@@ -257,6 +257,7 @@ typedef struct edge {
 
 typedef struct graph {
     const sow_game *g;
+    const sow_oracle *oracle; /* NULL, or exact futures of the positions it holds */
     size_t budget;   /* bytes */
     sow_pos *pos;    /* the positions, the root's first */
     size_t n, cap;
@@ -385,6 +386,14 @@ static sow_err add_edge(graph *G, edge e)
 /* Every position reachable from `root` (stores zeroed) and its moves, in
  * breadth-first order, so that the edges of position i are made while i is
  * the position being expanded. */
+static int stones_of(const sow_game *g, const sow_pos *p);
+
+/* Is q answered by the oracle (exact, path-free: doc/search.md)? */
+static bool in_oracle(const graph *G, const sow_pos *q)
+{
+    return G->oracle && stones_of(G->g, q) <= G->oracle->max_seeds;
+}
+
 static sow_err enumerate(graph *G, const sow_pos *root)
 {
     const sow_game *g = G->g;
@@ -406,6 +415,11 @@ static sow_err enumerate(graph *G, const sow_pos *root)
             if (sow_i_over(g, &q)) {
                 int ts = sow_i_terminal_score(g, &q);
                 ed = (edge){NONE, (int16_t)(same ? ts : -ts), 0};
+            } else if (in_oracle(G, &q)) {
+                /* an exit like the end: what it banks plus the oracle's future */
+                int f = G->oracle->probe(G->oracle->ctx, &q);
+                ed = (edge){NONE, (int16_t)(store_diff(&q, me) * g->score_scale +
+                                            (same ? f : -f)), 0};
             } else {
                 ed.base = (int16_t)(store_diff(&q, me) * g->score_scale);
                 ed.sign = same ? 1 : -1;
@@ -553,8 +567,8 @@ static sow_err solve_levels(graph *G)
     return SOW_OK;
 }
 
-static sow_err fixpoint_solve(const sow_game *g, const sow_pos *p, size_t memory_mb,
-                              sow_solution *out)
+static sow_err fixpoint_solve(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
+                              size_t memory_mb, sow_solution *out)
 {
     memset(out, 0, sizeof *out);
     out->best = -1;
@@ -565,7 +579,8 @@ static sow_err fixpoint_solve(const sow_game *g, const sow_pos *p, size_t memory
         out->outcome = sow_outcome_of(out->score);
         return SOW_OK;
     }
-    graph G = {.g = g, .budget = memory_mb * 1024 * 1024, .cap = 1024, .ecap = 4096};
+    graph G = {.g = g, .oracle = oracle, .budget = memory_mb * 1024 * 1024, .cap = 1024,
+               .ecap = 4096};
     if (graph_bytes(G.cap, G.ecap, 2048) > G.budget)
         return SOW_E_LIMIT;
     G.pos = malloc(G.cap * sizeof *G.pos);
@@ -585,6 +600,9 @@ static sow_err fixpoint_solve(const sow_game *g, const sow_pos *p, size_t memory
             int s;
             if (sow_i_over(g, &q)) {
                 s = sow_i_terminal_score(g, &q);
+            } else if (in_oracle(&G, &q)) {
+                s = store_diff(&q, sow_pos_to_move(&q)) * g->score_scale +
+                    oracle->probe(oracle->ctx, &q);
             } else {
                 int d = store_diff(&q, sow_pos_to_move(&q)) * g->score_scale;
                 zero_stores(&q);
@@ -620,7 +638,7 @@ sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening
     case SOW_REF_FIXPOINT:
         /* the pie rule's root is a game of its own (max over South's turns
          * of -|v|); only the path method plays it */
-        return pie_opening ? SOW_E_ARG : fixpoint_solve(g, p, memory_mb, out);
+        return pie_opening ? SOW_E_ARG : fixpoint_solve(g, p, NULL, memory_mb, out);
     default:
         return SOW_E_ARG;
     }
@@ -630,4 +648,12 @@ sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
                       size_t memory_mb, sow_solution *out)
 {
     return sow_ref_solve_with(g, p, pie_opening, memory_mb, SOW_REF_AUTO, out);
+}
+
+sow_err sow_ref_solve_above(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
+                            size_t memory_mb, sow_solution *out)
+{
+    if (!oracle || !oracle->probe || oracle->max_seeds < 0)
+        return SOW_E_ARG;
+    return fixpoint_solve(g, p, oracle, memory_mb, out);
 }
