@@ -269,6 +269,12 @@ typedef struct graph {
     uint8_t *stones; /* the level of each position */
     int32_t *fut;    /* the future of each solved position, for its mover */
     uint8_t *in;     /* attractor membership while a level is solved */
+    /* Above an oracle only (sow_ref_solve_above): the attractors by
+     * worklist, each internal edge's source listed under its child
+     * (pred[pfirst[y] .. pfirst[y + 1])), need[x] the moves x still lacks,
+     * work the worklist. */
+    uint32_t *pfirst, *pred, *work;
+    int16_t *need;
 } graph;
 
 /* Bytes the graph would hold with these capacities; the level pass adds
@@ -289,6 +295,10 @@ static void graph_free(graph *G)
     free(G->stones);
     free(G->fut);
     free(G->in);
+    free(G->pfirst);
+    free(G->pred);
+    free(G->work);
+    free(G->need);
 }
 
 static int store_diff(const sow_pos *p, int player)
@@ -486,6 +496,78 @@ static void attractor(graph *G, const uint32_t *lv, size_t cnt, int who, int t)
     }
 }
 
+/* The same attractor as above by a worklist: a position joins when its
+ * last needed move (or, for `who` to move, its first) leads into the set,
+ * found through the predecessor lists, so each edge is looked at a bounded
+ * number of times instead of once per sweep. Used above an oracle, where
+ * the levels are big; the sweep stays the reference's own method. */
+static void attractor_worklist(graph *G, const uint32_t *lv, size_t cnt, int who, int t)
+{
+    size_t nw = 0;
+    for (size_t k = 0; k < cnt; k++) {
+        uint32_t x = lv[k];
+        G->in[x] = 0;
+        bool mine = sow_pos_to_move(&G->pos[x]) == who, any = false;
+        int need = 0;
+        for (uint32_t j = G->first[x]; j < G->first[x + 1]; j++) {
+            const edge *ed = &G->edges[j];
+            if (internal(G, x, ed)) {
+                need++;
+                continue;
+            }
+            int v = exit_value(G, x, ed);
+            bool ok = who == SOW_SOUTH ? v >= t : v < t;
+            any |= ok;
+            if (!ok)
+                need += 1000; /* an exit she does not want: never all */
+        }
+        G->need[x] = (int16_t)(need > 1000 ? 1000 : need);
+        if (mine ? any : need == 0) {
+            G->in[x] = 1;
+            G->work[nw++] = x;
+        }
+    }
+    while (nw > 0) {
+        uint32_t y = G->work[--nw];
+        for (uint32_t j = G->pfirst[y]; j < G->pfirst[y + 1]; j++) {
+            uint32_t x = G->pred[j];
+            if (G->in[x])
+                continue;
+            if (sow_pos_to_move(&G->pos[x]) == who || --G->need[x] == 0) {
+                G->in[x] = 1;
+                G->work[nw++] = x;
+            }
+        }
+    }
+}
+
+/* The predecessor lists of the internal edges (attractor_worklist). */
+static sow_err build_preds(graph *G)
+{
+    size_t n = G->n;
+    G->pfirst = calloc(n + 1, sizeof *G->pfirst);
+    G->work = malloc(n * sizeof *G->work);
+    G->need = malloc(n * sizeof *G->need);
+    if (!G->pfirst || !G->work || !G->need)
+        return SOW_E_NOMEM;
+    for (size_t x = 0; x < n; x++)
+        for (uint32_t j = G->first[x]; j < G->first[x + 1]; j++)
+            if (internal(G, (uint32_t)x, &G->edges[j]))
+                G->pfirst[G->edges[j].child + 1]++;
+    for (size_t y = 0; y < n; y++)
+        G->pfirst[y + 1] += G->pfirst[y];
+    G->pred = malloc((G->pfirst[n] + 1) * sizeof *G->pred);
+    if (!G->pred)
+        return SOW_E_NOMEM;
+    uint32_t *fill = G->work; /* scratch: each child's next free slot */
+    memcpy(fill, G->pfirst, n * sizeof *fill);
+    for (size_t x = 0; x < n; x++)
+        for (uint32_t j = G->first[x]; j < G->first[x + 1]; j++)
+            if (internal(G, (uint32_t)x, &G->edges[j]))
+                G->pred[fill[G->edges[j].child]++] = (uint32_t)x;
+    return SOW_OK;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -512,7 +594,10 @@ static void solve_level(graph *G, const uint32_t *lv, size_t cnt, int *cand)
             continue;
         bool any = false;
         /* South gets >= t: see the method's comment above */
-        attractor(G, lv, cnt, t > 0 ? SOW_SOUTH : SOW_NORTH, t);
+        if (G->pred)
+            attractor_worklist(G, lv, cnt, t > 0 ? SOW_SOUTH : SOW_NORTH, t);
+        else
+            attractor(G, lv, cnt, t > 0 ? SOW_SOUTH : SOW_NORTH, t);
         for (size_t k = 0; k < cnt; k++)
             if (G->in[lv[k]] == (t > 0)) {
                 G->fut[lv[k]] = t;
@@ -534,7 +619,9 @@ static void solve_level(graph *G, const uint32_t *lv, size_t cnt, int *cand)
 static sow_err solve_levels(graph *G)
 {
     size_t n = G->n;
-    if (graph_bytes(G->n, G->nedges, G->nslots) > G->budget)
+    /* above an oracle, the worklist's lists: 14 bytes a position, 4 an edge */
+    size_t extra = G->oracle ? n * 14 + G->nedges * 4 : 0;
+    if (graph_bytes(G->n, G->nedges, G->nslots) + extra > G->budget)
         return SOW_E_LIMIT;
     G->stones = malloc(n);
     G->fut = malloc(n * sizeof *G->fut);
@@ -550,6 +637,12 @@ static sow_err solve_levels(graph *G)
     for (size_t i = 0; i < n; i++) {
         G->stones[i] = (uint8_t)stones_of(G->g, &G->pos[i]);
         start[G->stones[i] + 1]++;
+    }
+    sow_err e = G->oracle ? build_preds(G) : SOW_OK;
+    if (e) {
+        free(order);
+        free(cand);
+        return e;
     }
     for (int s = 0; s <= SOW_MAX_TOTAL; s++)
         start[s + 1] += start[s];
