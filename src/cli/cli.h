@@ -145,5 +145,6 @@ int cmd_serve(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);
+int cmd_units(int argc, char **argv);
 
 #endif
