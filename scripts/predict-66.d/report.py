@@ -5,9 +5,37 @@ import csv, datetime, json, math, os, platform, random, statistics, subprocess, 
 
 W = sys.argv[1]
 E = os.environ
-A = json.load(open(f"{W}/all.json"))
-cal = {int(k): v for k, v in A["cal"].items()}
-F66, rows66 = A["F66"], A["rows66"]
+
+
+def units(s, name="frontier"):
+    return [r for r in csv.DictReader(open(f"{W}/{s}.{name}.csv")) if r["over"] == "0"]
+
+
+def rows_of(name):
+    p = f"{W}/{name}.csv"
+    return list(csv.DictReader(open(p))) if os.path.exists(p) else []
+
+
+# Everything from the files scripts/predict-66 left (so that a run cut short
+# in its (6,6) phase still reports what it has).
+cal = {}
+for s in (4, 5):
+    U = units(s)
+    moves = {r["line"]: int(r["moves"]) for r in U}
+    rows = rows_of(f"{s}.sample")
+    child = []
+    if s == 5:
+        # The child solved for each unit: the row of 5.children.csv whose line
+        # extends the unit's (none: the child was not probed, or ended the game).
+        kids = {r["line"].rsplit(",", 1)[0]: int(r["nodes"]) for r in rows_of("5.children")}
+        child = [(moves[r["line"]], kids[r["line"]]) if r["line"] in kids else None for r in rows]
+    led = list(csv.DictReader(open(f"{W}/{s}.units.csv")))
+    sol = json.load(open(f"{W}/{s}.solve.json"))
+    cal[s] = dict(F=len(U), rows=rows, child=child, asked=len(led),
+                  unit_nodes=sum(int(r["nodes"]) for r in led), total=sol["nodes"],
+                  cpu=sol["cpu"], value=sol["value"])
+F66 = len(units(6))
+rows66 = rows_of("6.sample")
 rng = random.Random(12345)
 mean = statistics.fmean
 
@@ -22,7 +50,8 @@ def knuth(r, rho):
 
 
 def rho_of(rows, child):
-    return sum(C(r) for r in rows) / max(sum(m * c for m, c in child), 1)
+    pairs = [(C(r), ch) for r, ch in zip(rows, child) if ch]
+    return sum(c for c, _ in pairs) / max(sum(m * k for c, (m, k) in pairs), 1)
 
 
 def kappa(c, rows):
@@ -115,7 +144,7 @@ P(f"\nCheck: kappa(6,4) x F(6,5) x mean C(6,5) = {pred65:,.0f} nodes predicted f
   f"measured {cal[5]['unit_nodes']:,}: ratio {pred65 / cal[5]['unit_nodes']:.2f} "
   f"(kappa(6,5) / kappa(6,4) = {k5 / k4:.2f}).\n")
 P(f"rho (alpha-beta against every child, one level, (6,5)): {rho:.3f} "
-  f"({len(r5)} units and one random child each).\n")
+  f"({sum(1 for c in ch5 if c)} units with one random child solved each).\n")
 mu5, sd5, _ = lognormal([C(r) for r in r5])
 P(f"Cost distribution of a (6,5) unit: log-normal fit mu = {mu5:.2f}, sigma = {sd5:.2f} "
   f"(ln nodes; median {math.exp(mu5):,.0f} nodes).\n")
