@@ -251,6 +251,12 @@ P(f"\nAt {rate1 / 1e6:.2f} M nodes/s a core (the probes' rate): one core would f
   "the 1.5x MPI speculation of results/ledger.md: no cluster is needed unless the "
   "extrapolation is far off; the machine needs the 30-seed database's 11 GB of memory.\n")
 P("## Assumptions and limits\n")
+P("- The second method's fit underpredicts its own (6,5) in-sample check (see its table), "
+  "and its high-seed points are the (6,6) probes' final nodes, which were selected for "
+  "being solvable within the budget (cheap for their seed count): both say the (6,6) figure "
+  "is more likely low than high. The samples are small (10 (6,5) units, a few (6,6) "
+  "probes in the time box) and the (6,5) costs are heavy-tailed (one unit of 10 cost 1.1e9 "
+  "nodes, four times the whole decomposed (6,5) solve).\n")
 P("- kappa is measured on smaller boards and assumed to carry over to (6,6); the check "
   "above is how well it carried from (6,4) to (6,5). It is not part of the interval.\n"
   "- rho is measured one level below the (6,5) frontier and applied at every level of the "
