@@ -169,6 +169,18 @@ sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_p
  * stop flag and time limit (counted from sow_units_worker_new) hold. Not
  * reentrant on one worker. */
 sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u);
+/* The exact score of the node at the end of u->line (legal play from the
+ * root, as for sow_units_worker_answer), for estimating what units cost
+ * (scripts/predict-66): MTD(f) of null-window tests from a depth-4 guess,
+ * the table cleared first so that the cost does not depend on what was
+ * solved before. max_nodes > 0: no new test once that many nodes are spent
+ * (a test under way is not cut; the plan's stop flag is). Returns SOW_OK
+ * with *lower == *upper == u->bound the score (the node's mover's view),
+ * or SOW_E_INTERRUPTED (budget or stop) with the bounds proven so far;
+ * u->nodes, cpu_seconds, seconds are what it spent. Errors as
+ * sow_units_worker_answer. */
+sow_err sow_units_worker_value(sow_units_worker *w, sow_unit *u, uint64_t max_nodes, int *lower,
+                               int *upper);
 /* The database's seed count (0: none). */
 int sow_units_worker_db_seeds(const sow_units_worker *w);
 void sow_units_worker_free(sow_units_worker *w);

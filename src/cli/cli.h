@@ -158,5 +158,6 @@ bool cli_serve_available(void);
 int cmd_analyse(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);
+int cmd_units(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ static const command commands[] = {
     {"match", cmd_match, "two engine settings play each other: score and Elo"},
     {"db", cmd_db, "build, check and query endgame databases"},
     {"ledger", cmd_ledger, "status and export of a solve's ledger (solve --ledger)"},
+    {"units", cmd_units, "a solve by work units: its frontier, the cost of its nodes"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},
     {"serve", cmd_serve, "the web page and JSON API: play against perfect play in a browser"},
 };

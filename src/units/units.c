@@ -348,6 +348,85 @@ sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
     return e;
 }
 
+/* The node at the end of u's line, and the path to it (legal play only). */
+static sow_err replay(const sow_units_worker *w, const sow_unit *u,
+                      sow_pos path[SOW_UNITS_MAX_DEPTH + 1])
+{
+    if (u->nline < 0 || u->nline > SOW_UNITS_MAX_DEPTH)
+        return SOW_E_ARG;
+    path[0] = w->root;
+    for (int d = 0; d < u->nline; d++) {
+        sow_move ms[SOW_MAX_MOVES];
+        int nm = sow_over(w->g, &path[d]) ? 0 : sow_moves(w->g, &path[d], ms), k = 0;
+        while (k < nm && ms[k] != u->line[d])
+            k++;
+        if (k == nm)
+            return SOW_E_MOVE;
+        path[d + 1] = path[d];
+        sow_make(w->g, &path[d + 1], u->line[d]);
+    }
+    return SOW_OK;
+}
+
+sow_err sow_units_worker_value(sow_units_worker *w, sow_unit *u, uint64_t max_nodes, int *lower,
+                               int *upper)
+{
+    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
+    u->done = false;
+    u->nodes = 0;
+    u->cpu_seconds = u->seconds = 0;
+    sow_err e = replay(w, u, path);
+    if (e)
+        return e;
+    const sow_pos *p = &path[u->nline];
+    int lo, hi;
+    wide(w->g, p, &lo, &hi);
+    if (sow_over(w->g, p))
+        lo = hi = sow_terminal_score(w->g, p);
+    *lower = lo;
+    *upper = hi;
+    if (lo == hi) {
+        u->done = true;
+        u->bound = lo;
+        return SOW_OK;
+    }
+    const sow_limits *L = &w->plan->limits;
+    sow_search_set_time_limit(w->s, 0);
+    sow_search_clear(w->s);
+    double c0 = sow_cpu_now(), w0 = sow_now();
+    uint64_t n = 0;
+    int f = 0;
+    e = sow_search_depth(w->s, p, ORDER_DEPTH, &f, &n);
+    u->nodes += n;
+    while (!e && lo < hi) {
+        if (L->stop && *L->stop) {
+            e = SOW_E_INTERRUPTED;
+            break;
+        }
+        if (max_nodes && u->nodes >= max_nodes) {
+            e = SOW_E_INTERRUPTED;
+            break;
+        }
+        int beta = f <= lo ? lo + 1 : f > hi ? hi : f, b;
+        e = sow_search_test(w->s, path, u->nline + 1, beta, &b, &n);
+        u->nodes += n;
+        if (e)
+            break;
+        if (b >= beta)
+            lo = b > lo ? b : lo;
+        else
+            hi = b < hi ? b : hi;
+        f = b;
+    }
+    u->cpu_seconds = sow_cpu_now() - c0;
+    u->seconds = sow_now() - w0;
+    *lower = lo;
+    *upper = hi;
+    u->done = e == SOW_OK;
+    u->bound = lo;
+    return e;
+}
+
 /* ---- the solve --------------------------------------------------------------- */
 
 /* The most questions in flight at once (a pool's slots beyond are idle). */
