@@ -59,8 +59,8 @@
 /* A path-dependent node's (cycles) best move, kept by the worker that
  * found it. Its best move depends on the path, and threads on different
  * paths writing one shared entry spoil each other's order where nothing
- * but the order prunes: a 2-thread analysis of a Toguz 3x3 position took
- * 0.6 M to 68 M nodes with shared hints, 0.67 M on one thread
+ * but the order prunes: 2-thread analyses of a Toguz 3x3 position took
+ * 0.6 M to 32 M nodes with shared hints (12 runs), 0.67 M on one thread
  * (doc/experiments.md, "Cycles: per-worker hints"). The table then keeps
  * only path-free entries. */
 #define HINT_BITS 16 /* 1 MB a worker */
