@@ -462,6 +462,14 @@ static int exit_value(const graph *G, uint32_t x, const edge *ed)
     return sow_pos_to_move(&G->pos[x]) == SOW_SOUTH ? v : -v;
 }
 
+/* Is exit ed of x one that `who` wants at threshold t (South: worth >= t;
+ * North: worth < t, in South's terms)? */
+static bool wanted(const graph *G, uint32_t x, const edge *ed, int who, int t)
+{
+    int v = exit_value(G, x, ed);
+    return who == SOW_SOUTH ? v >= t : v < t;
+}
+
 /* Sets in[x] for the positions x of the level from which `who` can force
  * the play to an exit she wants: worth >= t for South, < t for North. */
 static void attractor(graph *G, const uint32_t *lv, size_t cnt, int who, int t)
@@ -482,8 +490,7 @@ static void attractor(graph *G, const uint32_t *lv, size_t cnt, int who, int t)
                 if (internal(G, x, ed)) {
                     ok = G->in[ed->child];
                 } else {
-                    int v = exit_value(G, x, ed);
-                    ok = who == SOW_SOUTH ? v >= t : v < t;
+                    ok = wanted(G, x, ed, who, t);
                 }
                 any |= ok;
                 all &= ok;
@@ -515,8 +522,7 @@ static void attractor_worklist(graph *G, const uint32_t *lv, size_t cnt, int who
                 need++;
                 continue;
             }
-            int v = exit_value(G, x, ed);
-            bool ok = who == SOW_SOUTH ? v >= t : v < t;
+            bool ok = wanted(G, x, ed, who, t);
             any |= ok;
             if (!ok)
                 need += 1000; /* an exit she does not want: never all */
