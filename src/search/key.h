@@ -2,26 +2,38 @@
  * value depends on.
  *
  * The future gain of a position depends on its pits and, in Toguz, the two
- * tuzdiks; not on the stores (sow/search.h). The key is therefore
+ * tuzdiks; not on the stores (sow/search.h). A key is a function of those
+ * alone, and one-to-one over the boards a search can meet, so two positions
+ * share a key exactly when they share a value. Each search takes one of
+ * three kinds, by its root's seeds (which never grow below it; key_use in
+ * search.c):
  *
- *     key = (code(pits) * T + own tuzdik) * T + opponent's tuzdik
+ * KEY_PACKED, the fast one: each pit's count in a field of b bits, then
+ * each tuzdik in tb bits (pit 1..m-1 or none: m states, tb = bits(m-1)):
  *
- * where code is the rank among boards of every seed count (sow/index.h,
- * sow_index_code_pos: 2m pits; its cost against a hash:
- * doc/experiments.md, "Exact table keys: speed") and T = m tuzdik
- * states per side (none, or pit 1..m-1: pit m cannot be claimed), T = 1
- * without tuzdiks. Over the boards of at most K seeds it is a bijection
- * onto 0 .. C(K+2m, 2m) * T^2 - 1, so two positions share a key exactly
- * when they share a value, as long as that range fits 64 bits.
+ *   bit:  0      b     ..  mb          ..  2mb     2mb+tb    2mb+2tb
+ *        | own 1 | own 2 .. | opp 1 | .. | own tz | opp tz |
  *
- * That range fits 64 bits for every board the exact solver can finish
+ * b is the bit length of the start position's seeds (Kalah(6,4): 48, b =
+ * 6), so a board of at most 2^b - 1 seeds has every count in its field:
+ * the fields give the board back (one-to-one). Two pext instructions make
+ * it (doc/experiments.md, "Exact table keys: speed"). Keys may exceed 64
+ * bits (Kalah(6,4): 72): the table stores the low 64 and its bucket
+ * settles the rest (tt.h, tt_index), which needs the table in groups of
+ * 2^(bits - 64) buckets; offered for m <= 8 up to 64 + KEY_SPLIT_MAX bits.
+ *
+ * KEY_CODE, dense: (code(pits) * T + own tuzdik) * T + opponent's tuzdik,
+ * code the rank among boards of every seed count (sow/index.h,
+ * sow_index_code_pos: 2m pits) and T = m (1 without tuzdiks): a bijection
+ * from the boards of at most K seeds onto 0 .. C(K+2m, 2m) * T^2 - 1,
+ * which fits 64 bits for every board the exact solver can finish
  * (Kalah(6,6): C(84,12) ~ 2^47) but not for the largest (Toguz 9x9:
  * C(180,18) * 81 ~ 2^87), nor for a --position holding more seeds than
- * K = key.max_seeds. sow_search_solve refuses a root with more seeds than
- * that (SOW_E_LIMIT: seeds never increase below a node, so the root's
- * count bounds every key), and only sow_search_depth, whose scores are a
- * benchmark's heuristic anyway, then runs on a 64-bit hash (XXH3 of the
- * pits and tuzdiks) instead.
+ * K = key.max_seeds. About 50 instructions, twice a packed key's.
+ *
+ * KEY_HASH: a root beyond both is refused by sow_search_solve (SOW_E_LIMIT);
+ * only sow_search_depth, whose scores are a benchmark's heuristic anyway,
+ * then runs on a 64-bit hash (XXH3 of the pits and tuzdiks).
  */
 #ifndef SOW_SEARCH_KEY_H
 #define SOW_SEARCH_KEY_H

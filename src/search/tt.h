@@ -13,8 +13,10 @@
  *         | seq | key0 | key1 | key2 | key3 | d3|d0  | d3|d1  | d3|d2  |
  *         +-----+------+------+------+------+--------+--------+--------+
  *
- *   key    the exact code of the position (src/search/key.h): two positions
- *          share a key only if they have the same pits and tuzdiks
+ *   key    the low 64 bits of the position's exact key (src/search/key.h);
+ *          the bucket settles the bits above 64 (tt_index): two positions
+ *          share a bucket and a stored key only if they have the same pits
+ *          and tuzdiks
  *   data (48 bits):
  *
  *   bit:  47     40 39     32 31     24 23           12 11            0
@@ -30,13 +32,15 @@
  *                 for the unlimited depth of an exact solve
  *   work          1 + floor(log2(nodes searched below)); 0 = empty slot
  *
- * Why a match is exact. The whole key is stored, and the key is a
- * bijection of what the value depends on (the pits and tuzdiks; the stores
- * only shift the score, search.h), so a stored key equal to the probed one
- * means the same position: no hash collision is possible. (Games whose code
- * does not fit 64 bits are refused by the exact solve; only the
- * depth-limited search of the benchmark falls back to a hashed key there,
- * see key.h.)
+ * Why a match is exact. The key is one-to-one on what the value depends
+ * on (the pits and tuzdiks; the stores only shift the score, search.h),
+ * and a probe matches only in the key's own bucket on the stored 64 bits,
+ * which with the bucket determine the whole key (tt_index): a match means
+ * the same position, no hash collision is possible. The two exact kinds of
+ * key (key.h) never meet in one table: a search under the other kind
+ * clears it. (A board no exact key holds is refused by the exact solve;
+ * only the depth-limited search of the benchmark falls back to a hashed
+ * key there, see key.h.)
  *
  * Why a read is never torn (a seqlock per bucket). A writer moves the
  * bucket's sequence from even s to odd s+1 with a compare-and-swap, writes,
@@ -56,9 +60,11 @@
  * bounds it read for the same key, so an accepted entry always holds true
  * bounds; races and dropped stores lose information, never correctness.
  *
- * The bucket is chosen by the high half of mix(key) * nbuckets (a
- * multiply, no modulo, any table size); mix only spreads the dense codes
- * over the table, the stored key is the exact one.
+ * The bucket: a group of 2^split buckets chosen by the high half of
+ * mix(low 64 bits) * groups (a multiply, no modulo, any number of groups),
+ * and in it the bits above 64 plus a function of the low ones, modulo
+ * 2^split (tt_index). mix only spreads the keys over the table; the stored
+ * bits and the bucket together are the exact key.
  */
 #ifndef SOW_SEARCH_TT_H
 #define SOW_SEARCH_TT_H
