@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "internal.h"
 #include "key.h"
 #include "tt.h"
 #include "sow/db.h"
@@ -337,7 +338,7 @@ static void test_tt_store_probe(void **state)
 {
     (void)state;
     tt t;
-    t.nb = 3; /* not a power of two: indexing is by multiply */
+    tt_shape(&t, 3, 0); /* not a power of two: indexing is by multiply */
     t.shared = true;
     t.b = calloc(t.nb, sizeof(tt_bucket));
     assert_non_null(t.b);
@@ -400,6 +401,48 @@ static void test_tt_store_probe(void **state)
     free(t.b);
 }
 
+/* Keys wider than 64 bits (the packed key, key.h): only the low 64 bits
+ * are stored, and the bucket settles the rest. Keys equal in their low 64
+ * bits and different above land in different buckets of one group, and
+ * never match each other; every (bucket, low bits) pair is one key. */
+static void test_tt_split(void **state)
+{
+    (void)state;
+    tt t;
+    tt_shape(&t, 7 * 16 + 5, 4); /* 7 groups of 16 buckets; 5 left unused */
+    assert_int_equal(t.nb, 7 * 16);
+    assert_int_equal(t.nbh, 7);
+    t.shared = false;
+    t.b = calloc(t.nb, sizeof(tt_bucket));
+    assert_non_null(t.b);
+    tt_data d;
+    for (uint64_t hi = 0; hi < 16; hi++) {
+        tt_key k = (tt_key)hi << 64 | 99;
+        for (uint64_t h2 = 0; h2 < hi; h2++)
+            assert_true(tt_index(&t, k) != tt_index(&t, (tt_key)h2 << 64 | 99));
+        assert_true(tt_index(&t, k) < t.nb);
+        assert_false(tt_probe(&t, k, &d));
+        tt_store(&t, k, (int)hi, (int)hi, TT_NO_MOVE, TT_DRAFT_EXACT, 1);
+        assert_true(tt_probe(&t, k, &d));
+        assert_int_equal(d.lower, (int)hi);
+    }
+    for (uint64_t hi = 0; hi < 16; hi++) {
+        assert_true(tt_probe(&t, (tt_key)hi << 64 | 99, &d));
+        assert_int_equal(d.lower, (int)hi);
+    }
+    /* Every key of 8 + 4 bits has its own (bucket, low bits) pair. */
+    uint8_t *seen = calloc(t.nb << 8, 1);
+    assert_non_null(seen);
+    for (uint64_t hi = 0; hi < 16; hi++)
+        for (uint64_t lo = 0; lo < 256; lo++) {
+            uint64_t at = tt_index(&t, (tt_key)hi << 64 | lo) << 8 | lo;
+            assert_int_equal(seen[at], 0);
+            seen[at] = 1;
+        }
+    free(seen);
+    free(t.b);
+}
+
 /* The data a stress thread stores for key k: a function of k alone in every
  * field that identifies it, so a hit whose fields disagree with its key (a
  * torn read, or an entry of another key) is caught. */
@@ -444,7 +487,7 @@ static void test_tt_threads(void **state)
 {
     (void)state;
     tt t;
-    t.nb = 5;
+    tt_shape(&t, 5, 0);
     t.shared = true;
     t.b = calloc(t.nb, sizeof(tt_bucket));
     assert_non_null(t.b);
@@ -481,6 +524,7 @@ static void test_key_exact(void **state)
         key_init(&k, &g);
         int m = g.m, P = 2 * m, T = g.tuzdik ? m : 1, K = 2 * m * cases[c][2];
         assert_true(k.max_seeds >= K);
+        k.mode = KEY_CODE;
         k.exact = true;
         uint64_t count = sow_index_codes(P, K) * (uint64_t)T * (uint64_t)T;
         uint8_t *seen = calloc(count, 1);
@@ -500,8 +544,9 @@ static void test_key_exact(void **state)
                     p.b[SOW_B_TUZDIK] = (uint8_t)t0;
                     p.b[SOW_HALF + SOW_B_TUZDIK] = (uint8_t)t1;
                     p.b[SOW_B_STORE] = (uint8_t)(n % 3); /* stores are not keyed */
-                    uint64_t key = key_of(&k, &p);
-                    assert_true(key < count);
+                    tt_key wide = key_of(&k, &p);
+                    assert_true(wide < count);
+                    uint64_t key = (uint64_t)wide;
                     assert_int_equal(seen[key], 0);
                     seen[key] = 1;
                     n++;
@@ -539,6 +584,120 @@ static void test_key_exact(void **state)
     assert_false(sow_search_exact(&big, &p));
     assert_int_equal(sow_search_new(&big, &opt, &s), SOW_OK);
     assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_LIMIT);
+    sow_search_free(s);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The packed key (key.h): each pit's count and each tuzdik in its own
+ * field, so the key gives the board back. Over every board a few small
+ * games' packed keys hold (and both tuzdiks), the fields read back and the
+ * keys are distinct; on Kalah(6,4), whose keys have 72 bits, random boards
+ * read back; a root with more seeds than the fields hold takes the code. */
+static void test_key_packed(void **state)
+{
+    (void)state;
+    static const int cases[][3] = {
+        {SOW_KALAH, 2, 3}, {SOW_KALAH, 3, 1}, {SOW_TOGUZ, 3, 1}, {SOW_TOGUZ, 4, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sow_game g;
+        game_of(&g, (sow_game_id)cases[c][0], cases[c][1], cases[c][2], 0);
+        static search_key k;
+        key_init(&k, &g);
+        int m = g.m, P = 2 * m, T = g.tuzdik ? m : 1, K = k.packed_seeds;
+        assert_true(K >= 2 * m * cases[c][2]);
+        assert_int_equal(k.split, 0);
+        k.mode = KEY_PACKED;
+        uint64_t count = sow_index_codes(P, K) * (uint64_t)T * (uint64_t)T, n = 0;
+        uint64_t *keys = malloc(count * sizeof *keys);
+        assert_non_null(keys);
+        uint8_t pits[2 * SOW_MAX_PITS] = {0};
+        for (;;) {
+            int sum = 0;
+            for (int j = 0; j < P; j++)
+                sum += pits[j];
+            for (int t0 = 0; sum <= K && t0 < T; t0++)
+                for (int t1 = 0; t1 < T; t1++) {
+                    sow_pos p;
+                    memset(&p, 0, sizeof p);
+                    memcpy(p.b, pits, (size_t)m);
+                    memcpy(p.b + SOW_HALF, pits + m, (size_t)m);
+                    p.b[SOW_B_TUZDIK] = (uint8_t)t0;
+                    p.b[SOW_HALF + SOW_B_TUZDIK] = (uint8_t)t1;
+                    p.b[SOW_B_STORE] = (uint8_t)(n % 3); /* stores are not keyed */
+                    tt_key key = key_of(&k, &p);
+                    for (int j = 0; j < P; j++)
+                        assert_int_equal((uint64_t)(key >> (k.b * j)) & ((1u << k.b) - 1), pits[j]);
+                    if (k.tb) {
+                        assert_int_equal((uint64_t)(key >> (k.b * P)) & ((1u << k.tb) - 1), t0);
+                        assert_int_equal((uint64_t)(key >> (k.b * P + k.tb)), t1);
+                    } else {
+                        assert_int_equal((uint64_t)(key >> (k.b * P)), 0);
+                    }
+                    keys[n++] = (uint64_t)key;
+                }
+            int j = 0;
+            while (j < P && pits[j] == K)
+                pits[j++] = 0;
+            if (j == P)
+                break;
+            pits[j]++;
+        }
+        assert_int_equal(n, count);
+        qsort(keys, n, sizeof *keys, cmp_u64);
+        for (uint64_t i = 1; i < n; i++)
+            assert_true(keys[i - 1] < keys[i]);
+        free(keys);
+    }
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    static search_key k;
+    key_init(&k, &g);
+    assert_int_equal(k.b, 6);
+    assert_int_equal(k.split, 8);
+    assert_int_equal(k.packed_seeds, 63);
+    k.mode = KEY_PACKED;
+    uint64_t rng = 7;
+    for (int i = 0; i < 100000; i++) {
+        sow_pos p;
+        memset(&p, 0, sizeof p);
+        uint8_t pits[12];
+        int left = 63;
+        for (int j = 0; j < 12; j++) {
+            pits[j] = (uint8_t)(rng_next(&rng) % (uint64_t)(left + 1) * (i % 3 == 0 ? 1 : (j == i % 12)));
+            left -= pits[j];
+        }
+        memcpy(p.b, pits, 6);
+        memcpy(p.b + SOW_HALF, pits + 6, 6);
+        tt_key key = key_of(&k, &p);
+        for (int j = 0; j < 12; j++)
+            assert_int_equal((uint64_t)(key >> (6 * j)) & 63, pits[j]);
+        assert_int_equal((uint64_t)(key >> 72), 0);
+    }
+    /* The solver on both sides of the packed key's reach: a 64-seed root
+     * takes the code (and clears the packed entries), then 48 seeds the
+     * packed key again; each agrees with a fresh search. */
+    static const char *const roots[] = {
+        "0,0,0,0,0,1/40/0,0,0,0,1,1/51/s", "0,0,0,0,0,1/0/63,0,0,0,0,0/0/s",
+        "0,0,0,0,0,1/40/0,0,0,0,1,1/51/s"};
+    sow_search_options opt = {.threads = 1, .tt_mb = 1};
+    sow_search *s, *fresh;
+    static sow_search_result r, rf;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        sow_pos p;
+        assert_int_equal(sow_pos_parse(&g, roots[i], &p, NULL, 0), SOW_OK);
+        assert_int_equal(sow_search_solve(s, &p, &r), SOW_OK);
+        assert_int_equal(search_key_mode(s), i == 1 ? KEY_CODE : KEY_PACKED);
+        assert_int_equal(sow_search_new(&g, &opt, &fresh), SOW_OK);
+        assert_int_equal(sow_search_solve(fresh, &p, &rf), SOW_OK);
+        assert_int_equal(r.sol.score, rf.sol.score);
+        sow_search_free(fresh);
+    }
     sow_search_free(s);
 }
 
@@ -940,6 +1099,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt_pack),
         cmocka_unit_test(test_tt_store_probe),
+        cmocka_unit_test(test_tt_split),
+        cmocka_unit_test(test_key_packed),
         cmocka_unit_test(test_tt_threads),
         cmocka_unit_test(test_key_exact),
         cmocka_unit_test(test_args),

@@ -63,4 +63,7 @@ const sow_game *search_game(const sow_search *s);
 /* Is the table keyed exactly for this analysis? */
 bool search_key_exact(const sow_search *s);
 
+/* The kind of key of the last search (KEY_* of key.h). */
+int search_key_mode(const sow_search *s);
+
 #endif

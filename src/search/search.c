@@ -95,6 +95,7 @@ struct sow_search {
     int etc_min;   /* enhanced transposition cut-offs at nodes with >= this many seeds */
     int pre_depth; /* depth-limited iterations before the exact search */
     search_key key;
+    int table_mode; /* the exact key kind of the table's entries (KEY_HASH: none yet) */
     tt tt;
     sow_huge map;   /* the table's memory */
     worker **w;
@@ -246,37 +247,40 @@ static void poll(worker *w)
  * 0; a thread marks by overwriting and unmarks only if the slot still holds
  * its key. A lost mark or a stale one only changes which thread searches
  * what, never a result. */
-static inline _Atomic uint64_t *busy_slot(const sow_search *s, uint64_t key)
+static inline _Atomic uint64_t *busy_slot(const sow_search *s, uint64_t f)
 {
-    return &s->busy[tt_mix(key) >> (64 - BUSY_BITS)];
+    return &s->busy[tt_mix(f) >> (64 - BUSY_BITS)];
 }
 
-static inline void busy_mark(sow_search *s, uint64_t key)
+static inline void busy_mark(sow_search *s, tt_key key)
 {
-    atomic_store_explicit(busy_slot(s, key), key, memory_order_relaxed);
+    uint64_t f = tt_fold(key);
+    atomic_store_explicit(busy_slot(s, f), f, memory_order_relaxed);
 }
 
-static inline void busy_unmark(sow_search *s, uint64_t key)
+static inline void busy_unmark(sow_search *s, tt_key key)
 {
-    _Atomic uint64_t *b = busy_slot(s, key);
-    if (atomic_load_explicit(b, memory_order_relaxed) == key)
+    uint64_t f = tt_fold(key);
+    _Atomic uint64_t *b = busy_slot(s, f);
+    if (atomic_load_explicit(b, memory_order_relaxed) == f)
         atomic_store_explicit(b, 0, memory_order_relaxed);
 }
 
-static inline bool busy_is(const sow_search *s, uint64_t key)
+static inline bool busy_is(const sow_search *s, tt_key key)
 {
-    return atomic_load_explicit(busy_slot(s, key), memory_order_relaxed) == key;
+    uint64_t f = tt_fold(key);
+    return atomic_load_explicit(busy_slot(s, f), memory_order_relaxed) == f;
 }
 
 /* ---- node() ----------------------------------------------------------------------- */
 
 typedef struct child {
     sow_pos q;
-    int c0;        /* score units the move banks for the mover */
-    int sign;      /* +1: the mover moves again (extra turn), -1: turn ends */
+    tt_key key;    /* key_of(q), once keyed */
     int order;     /* move ordering, larger first */
-    int seeds;     /* seeds on q's board */
-    uint64_t key;  /* key_of(q), once keyed */
+    int16_t c0;    /* score units the move banks for the mover */
+    int8_t sign;   /* +1: the mover moves again (extra turn), -1: turn ends */
+    uint8_t seeds; /* seeds on q's board */
     sow_move mv;
     bool anc;      /* q has an ancestor with its stores (cycles only) */
     bool keyed;    /* key is set (see child_key) */
@@ -300,7 +304,7 @@ typedef struct kids {
  * cut node most children are never searched: their keys wait until the
  * first child fails to cut (doc/experiments.md, "Exact table keys:
  * speed"). */
-static inline uint64_t child_key(const sow_search *s, child *ch)
+static inline tt_key child_key(const sow_search *s, child *ch)
 {
     if (!ch->keyed) {
         ch->key = key_of(&s->key, &ch->q);
@@ -350,14 +354,16 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
         ch->q = *p;
         sow_i_make(g, &ch->q, ms[i]);
         ch->mv = ms[i];
-        ch->c0 = banked(g, p, &ch->q, &ch->sign);
+        int sign;
+        ch->c0 = (int16_t)banked(g, p, &ch->q, &sign);
+        ch->sign = (int8_t)sign;
         if (sow_i_over(g, &ch->q)) {
             if (consider(k, ch->c0 + ch->sign * terminal_future(g, &ch->q), ms[i], beta))
                 return true;
             continue;
         }
         int sq = seeds_on_board(g, &ch->q);
-        ch->seeds = sq;
+        ch->seeds = (uint8_t)sq;
         if (s->use_oracle && sq <= s->oracle.max_seeds) {
             if (s->oracle.entry) {
                 k->oe[k->no] = s->oracle.entry(s->oracle.ctx, &ch->q);
@@ -411,7 +417,7 @@ static bool score_oracle(worker *w, kids *k, int beta)
  * refute the node (key). Costs one probe per child, so only far from the
  * leaves. Only path-free children (no ancestor with their stores) have
  * bounds that hold here. True and *v on a cut-off. */
-static bool etc(worker *w, kids *k, uint64_t key, int beta, int hi, int depth, int *v)
+static bool etc(worker *w, kids *k, tt_key key, int beta, int hi, int depth, int *v)
 {
     sow_search *s = w->s;
     key_kids(s, k, 0);
@@ -444,7 +450,7 @@ static void order(kids *k)
     }
 }
 
-static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int alpha, int beta,
+static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int alpha, int beta,
                 int depth, bool cut);
 
 /* A leaf of a depth-limited search (depth 0, p not finished): 0 (the
@@ -478,7 +484,7 @@ static inline int clean_draft(const sow_search *s, int depth, bool clean)
  * expected cut nodes, whose first child usually refutes them, only from
  * child CUT_DEFER_FROM on. Returns with k->best updated; w->abort if
  * stopped. */
-static void search_kids(worker *w, kids *k, uint64_t key, int S, int alpha, int beta,
+static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int beta,
                         int cdepth, bool cut)
 {
     sow_search *s = w->s;
@@ -493,7 +499,7 @@ static void search_kids(worker *w, kids *k, uint64_t key, int S, int alpha, int 
         for (int j = 0; j < cnt; j++) {
             int ci = pass ? deferred[j] : k->ord[j];
             child *ch = &k->c[ci];
-            uint64_t ck = child_key(s, ch);
+            tt_key ck = child_key(s, ch);
             if (par && pass == 0 && j >= first && ch->seeds >= s->defer_min &&
                 busy_is(s, ck)) {
                 deferred[nd++] = (uint8_t)ci;
@@ -532,7 +538,7 @@ out:
  * an all node, the type flipping with the mover: an extra turn keeps the
  * parent's window, so its child has the parent's type); ABDADA reads it,
  * and expand() keys only the first child of such a node. */
-static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int alpha, int beta,
+static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int alpha, int beta,
                 int depth, bool cut)
 {
     sow_search *s = w->s;
@@ -564,8 +570,9 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
     sow_move ttmove = TT_NO_MOVE;
     const uint64_t inexact0 = w->inexact;
     w->probes++;
-    hint *h = anc ? &w->hints[tt_mix(key) >> (64 - HINT_BITS)] : NULL;
-    if (h && h->key == key && h->move != TT_NO_MOVE) {
+    const uint64_t fold = tt_fold(key);
+    hint *h = anc ? &w->hints[tt_mix(fold) >> (64 - HINT_BITS)] : NULL;
+    if (h && h->key == fold && h->move != TT_NO_MOVE) {
         ttmove = h->move; /* the table's entry, if any, is path-free */
         w->hits++;
     } else if (tt_probe(&s->tt, key, &d)) {
@@ -620,7 +627,7 @@ static int node(worker *w, const sow_pos *p, int S, uint64_t key, bool anc, int 
         lower = upper = best;
     w->stores++;
     if (h) {
-        h->key = key;
+        h->key = fold;
         h->move = k.bestmove;
     } else
         tt_store(&s->tt, key, lower, upper, k.bestmove,
@@ -1176,6 +1183,27 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
     return e ? e : solve_pv(s, p, f, out);
 }
 
+/* Picks the key for a search whose root has `seeds` seeds (they never grow
+ * below it): packed if it holds them, else the code, else the hash, which
+ * only depth-limited searches accept; true if exact. The table's exact
+ * entries were all made under one exact kind: a search under the other
+ * clears it first, since keys of two kinds can be equal for different
+ * positions. */
+static bool key_use(sow_search *s, int seeds)
+{
+    search_key *k = &s->key;
+    k->mode = seeds <= k->packed_seeds ? KEY_PACKED
+              : seeds <= k->max_seeds  ? KEY_CODE
+                                       : KEY_HASH;
+    k->exact = k->mode != KEY_HASH;
+    if (k->exact && s->table_mode != k->mode) {
+        if (s->table_mode != KEY_HASH)
+            sow_search_clear(s);
+        s->table_mode = k->mode;
+    }
+    return k->exact;
+}
+
 sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -1184,9 +1212,8 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
         return SOW_E_POSITION;
     if (s->opt.pie_opening && (!s->g->pie || sow_pos_to_move(p) != SOW_SOUTH))
         return SOW_E_ARG;
-    if (seeds_on_board(s->g, p) > s->key.max_seeds)
+    if (!key_use(s, seeds_on_board(s->g, p)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
-    s->key.exact = true;
     reset_counters(s);
     s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
@@ -1225,9 +1252,8 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
     const sow_pos *x = &line[n - 1];
     if (sow_position_check(g, x))
         return SOW_E_POSITION;
-    if (seeds_on_board(g, x) > s->key.max_seeds)
+    if (!key_use(s, seeds_on_board(g, x)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
-    s->key.exact = true;
     reset_counters(s);
     s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
@@ -1268,7 +1294,7 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
     s->nanc = 0;
     bool oracle = s->use_oracle;
     s->use_oracle = false;
-    s->key.exact = seeds_on_board(s->g, p) <= s->key.max_seeds;
+    key_use(s, seeds_on_board(s->g, p));
     int base = store_score(s->g, p);
     int f = 0;
     sow_err e = SOW_OK;
@@ -1362,7 +1388,15 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     key_init(&s->key, g);
     s->pre_depth = PRE_DEPTH;
     size_t bytes = sow_search_tt_bytes(opt->tt_mb);
-    s->tt.nb = bytes / sizeof(tt_bucket);
+    /* The packed key needs the table in groups of 2^split buckets (tt.h):
+     * only where that wastes at most 1/16 of it. */
+    uint64_t nb = bytes / sizeof(tt_bucket);
+    if (s->key.packed_seeds >= 0 && nb >> s->key.split >= 16)
+        tt_shape(&s->tt, nb, (unsigned)s->key.split);
+    else {
+        s->key.packed_seeds = -1;
+        tt_shape(&s->tt, nb, 0);
+    }
     s->tt.b = sow_huge_alloc(bytes, &s->map);
     s->tt.shared = opt->threads > 1;
     s->w = calloc((size_t)opt->threads, sizeof *s->w);
@@ -1406,6 +1440,7 @@ void sow_search_set_time_limit(sow_search *s, double seconds)
 void sow_search_clear(sow_search *s)
 {
     sow_huge_zero(&s->map);
+    s->table_mode = KEY_HASH;
     for (int i = 0; i < s->opt.threads; i++)
         if (s->w[i]->hints)
             hints_clear(s->w[i]->hints);
@@ -1438,7 +1473,7 @@ void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eva
     s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
     s->pr.phase = "depth";
-    s->key.exact = seeds_on_board(s->g, root) <= s->key.max_seeds;
+    key_use(s, seeds_on_board(s->g, root));
     s->eval = eval;
     s->eval_ctx = eval_ctx;
     s->promote = true;
@@ -1504,6 +1539,11 @@ sow_err search_error(const sow_search *s)
 bool search_key_exact(const sow_search *s)
 {
     return s->key.exact;
+}
+
+int search_key_mode(const sow_search *s)
+{
+    return s->key.mode;
 }
 
 const sow_game *search_game(const sow_search *s)

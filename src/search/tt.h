@@ -13,8 +13,10 @@
  *         | seq | key0 | key1 | key2 | key3 | d3|d0  | d3|d1  | d3|d2  |
  *         +-----+------+------+------+------+--------+--------+--------+
  *
- *   key    the exact code of the position (src/search/key.h): two positions
- *          share a key only if they have the same pits and tuzdiks
+ *   key    the low 64 bits of the position's exact key (src/search/key.h);
+ *          the bucket settles the bits above 64 (tt_index): two positions
+ *          share a bucket and a stored key only if they have the same pits
+ *          and tuzdiks
  *   data (48 bits):
  *
  *   bit:  47     40 39     32 31     24 23           12 11            0
@@ -30,13 +32,15 @@
  *                 for the unlimited depth of an exact solve
  *   work          1 + floor(log2(nodes searched below)); 0 = empty slot
  *
- * Why a match is exact. The whole key is stored, and the key is a
- * bijection of what the value depends on (the pits and tuzdiks; the stores
- * only shift the score, search.h), so a stored key equal to the probed one
- * means the same position: no hash collision is possible. (Games whose code
- * does not fit 64 bits are refused by the exact solve; only the
- * depth-limited search of the benchmark falls back to a hashed key there,
- * see key.h.)
+ * Why a match is exact. The key is one-to-one on what the value depends
+ * on (the pits and tuzdiks; the stores only shift the score, search.h),
+ * and a probe matches only in the key's own bucket on the stored 64 bits,
+ * which with the bucket determine the whole key (tt_index): a match means
+ * the same position, no hash collision is possible. The two exact kinds of
+ * key (key.h) never meet in one table: a search under the other kind
+ * clears it. (A board no exact key holds is refused by the exact solve;
+ * only the depth-limited search of the benchmark falls back to a hashed
+ * key there, see key.h.)
  *
  * Why a read is never torn (a seqlock per bucket). A writer moves the
  * bucket's sequence from even s to odd s+1 with a compare-and-swap, writes,
@@ -56,9 +60,11 @@
  * bounds it read for the same key, so an accepted entry always holds true
  * bounds; races and dropped stores lose information, never correctness.
  *
- * The bucket is chosen by the high half of mix(key) * nbuckets (a
- * multiply, no modulo, any table size); mix only spreads the dense codes
- * over the table, the stored key is the exact one.
+ * The bucket: a group of 2^split buckets chosen by the high half of
+ * mix(low 64 bits) * groups (a multiply, no modulo, any number of groups),
+ * and in it the bits above 64 plus a function of the low ones, modulo
+ * 2^split (tt_index). mix only spreads the keys over the table; the stored
+ * bits and the bucket together are the exact key.
  */
 #ifndef SOW_SEARCH_TT_H
 #define SOW_SEARCH_TT_H
@@ -92,9 +98,22 @@ _Static_assert(3 * 16 == 48, "data 3 is three 16-bit parts");
 
 typedef struct tt {
     tt_bucket *b;
-    uint64_t nb;  /* number of buckets */
-    bool shared;  /* several threads may write: stores take the seqlock */
+    uint64_t nb;    /* number of buckets, nbh << split */
+    uint64_t nbh;   /* bucket groups */
+    unsigned split; /* key bits above 64 (see tt_index) */
+    bool shared;    /* several threads may write: stores take the seqlock */
 } tt;
+
+/* A key: up to 64 + split bits; only the low 64 are stored (tt_index). */
+typedef unsigned __int128 tt_key;
+
+/* Sets the table's shape: at most nb buckets, a multiple of 2^split. */
+static inline void tt_shape(tt *t, uint64_t nb, unsigned split)
+{
+    t->split = split;
+    t->nbh = nb >> split;
+    t->nb = t->nbh << split;
+}
 
 /* The decoded data. */
 typedef struct tt_data {
@@ -140,27 +159,48 @@ static inline uint64_t tt_mix(uint64_t key)
     return key * 0x9E3779B97F4A7C15ull;
 }
 
-static inline tt_bucket *tt_bucket_of(const tt *t, uint64_t key)
+/* The bucket of a key of 64 + split bits: the group from the low 64 bits,
+ * and within the group the high bits plus a function of the low ones,
+ * modulo 2^split. Given the bucket and the low 64 bits, the high bits are
+ * therefore determined: two keys with equal low bits in one bucket are
+ * equal, so storing the low 64 bits keeps a match exact. */
+static inline uint64_t tt_index(const tt *t, tt_key key)
 {
-    return &t->b[(uint64_t)(((unsigned __int128)tt_mix(key) * t->nb) >> 64)];
+    uint64_t x = tt_mix((uint64_t)key);
+    uint64_t g = (uint64_t)(((unsigned __int128)x * t->nbh) >> 64);
+    uint64_t in = ((uint64_t)(key >> 64) + (x >> 24)) & ((1ull << t->split) - 1);
+    return g << t->split | in;
 }
 
-static inline void tt_prefetch(const tt *t, uint64_t key)
+static inline tt_bucket *tt_bucket_of(const tt *t, tt_key key)
+{
+    return &t->b[tt_index(t, key)];
+}
+
+/* 64 bits of a key for the search's own small tables (ABDADA's busy
+ * marks, hints), where a collision only costs time. */
+static inline uint64_t tt_fold(tt_key key)
+{
+    return (uint64_t)key ^ tt_mix((uint64_t)(key >> 64));
+}
+
+static inline void tt_prefetch(const tt *t, tt_key key)
 {
     __builtin_prefetch(tt_bucket_of(t, key));
 }
 
 /* Looks `key` up; true and *d filled if found (and not being written). */
-static inline bool tt_probe(const tt *t, uint64_t key, tt_data *d)
+static inline bool tt_probe(const tt *t, tt_key key, tt_data *d)
 {
     tt_bucket *b = tt_bucket_of(t, key);
+    const uint64_t lo = (uint64_t)key;
     uint64_t s0 = atomic_load_explicit(&b->seq, memory_order_acquire);
     uint64_t w[TT_WAYS - 1];
     for (int i = 0; i < TT_WAYS - 1; i++)
         w[i] = atomic_load_explicit(&b->data[i], memory_order_relaxed);
     uint64_t x = 0;
     for (int i = 0; i < TT_WAYS; i++)
-        if (atomic_load_explicit(&b->key[i], memory_order_relaxed) == key)
+        if (atomic_load_explicit(&b->key[i], memory_order_relaxed) == lo)
             x = tt_data_of(w, i) ? tt_data_of(w, i) : x;
     atomic_thread_fence(memory_order_acquire);
     uint64_t s1 = atomic_load_explicit(&b->seq, memory_order_relaxed);
@@ -191,10 +231,11 @@ static inline void tt_data_set(tt_bucket *b, int i, uint64_t x)
  * A deeper stored draft for the key is kept. Otherwise the entry of least
  * work in the bucket (shallower drafts first) gives way. False if the store
  * was dropped because another thread was writing the bucket. */
-static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move move, int draft,
+static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move move, int draft,
                             uint64_t work_nodes)
 {
     tt_bucket *b = tt_bucket_of(t, key);
+    const uint64_t lo = (uint64_t)key;
     uint64_t s0 = atomic_load_explicit(&b->seq, memory_order_relaxed);
     /* A lone writer (one thread) has no one to exclude or to tell: it
      * spares the locked instruction, which costs a few % of a solve. */
@@ -213,7 +254,7 @@ static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move 
     int vscore = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
         uint64_t data = tt_data_of(w, i);
-        if (data != 0 && atomic_load_explicit(&b->key[i], memory_order_relaxed) == key) {
+        if (data != 0 && atomic_load_explicit(&b->key[i], memory_order_relaxed) == lo) {
             tt_data o = tt_unpack(data);
             if (o.draft > draft)
                 goto done;
@@ -238,7 +279,7 @@ static inline bool tt_store(tt *t, uint64_t key, int lower, int upper, sow_move 
         }
     }
     tt_data n = {lower, upper, move, draft, work};
-    atomic_store_explicit(&b->key[victim], key, memory_order_relaxed);
+    atomic_store_explicit(&b->key[victim], lo, memory_order_relaxed);
     tt_data_set(b, victim, tt_pack(&n));
 done:
     if (t->shared)
