@@ -636,6 +636,55 @@ static void test_analysis_db(void **state)
     assert_true(t.db_seeds > 0 && t.db_seeds < 162);
 }
 
+/* sow_plan_open_db opens the planned database (built in memory here, or
+ * from a folder that does not exist yet: created, saved, then loaded by a
+ * second open) and its oracle answers as the database does; no planned
+ * database and a bad folder are refused with a reason. */
+static void test_open_db(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 3, 0);
+    sow_limits lim = {.memory = 256 * MB, .threads = 1, .tt_mb = 16, .db_seeds = 10};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    assert_int_equal(p.db_seeds, 10);
+    char why[SOW_PLAN_WHY];
+    sow_db *db;
+    sow_oracle o;
+    assert_int_equal(sow_plan_open_db(&g, &p, NULL, &db, &o, why, sizeof why), SOW_OK);
+    assert_int_equal(o.max_seeds, 10);
+    sow_pos x;
+    assert_int_equal(sow_pos_parse(&g, "1,0,2,0/10/0,3,0,1/7/s", &x, NULL, 0), SOW_OK);
+    assert_int_equal(o.probe(o.ctx, &x), sow_db_probe(db, &x));
+    sow_db_close(db);
+
+    char dir[] = "/tmp/sow-test-open-db-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[sizeof dir + 8];
+    snprintf(sub, sizeof sub, "%s/new", dir);
+    lim.db_dir = sub;
+    p = make(&g, &lim, SOW_OK);
+    for (int pass = 0; pass < 2; pass++) {
+        assert_int_equal(sow_plan_open_db(&g, &p, NULL, &db, &o, why, sizeof why), SOW_OK);
+        assert_int_equal(o.probe(o.ctx, &x), sow_db_probe(db, &x));
+        sow_db_close(db);
+    }
+    char cmd[sizeof sub + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+
+    lim.db_dir = "/proc/no/such/folder";
+    p = make(&g, &lim, SOW_OK);
+    assert_true(sow_plan_open_db(&g, &p, NULL, &db, &o, why, sizeof why) != SOW_OK);
+    assert_null(db);
+    assert_non_null(strstr(why, "database up to 10 seeds: "));
+    lim.db_dir = NULL;
+    lim.db_seeds = -1;
+    p = make(&g, &lim, SOW_OK);
+    assert_int_equal(sow_plan_open_db(&g, &p, NULL, &db, &o, why, sizeof why), SOW_E_ARG);
+    assert_null(db);
+}
+
 int main(int argc, char **argv)
 {
     /* Many tiny parallel searches: libgomp's idle threads would spin
@@ -661,6 +710,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_solve_interrupted),
         cmocka_unit_test(test_probe_root),
         cmocka_unit_test(test_analysis_db),
+        cmocka_unit_test(test_open_db),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,6 +164,18 @@ typedef struct sow_plan_result {
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out);
 
+/* Opens the database `plan` decided (plan->db_seeds > 0; from
+ * sow_plan_make or sow_plan_analysis for this g): loaded from
+ * plan->limits.db_dir, or built (and saved there) within plan->db_budget
+ * on plan->limits.threads threads, stopping at plan->limits.stop; *oracle
+ * then probes it (sow_plan_oracle). cb may be NULL; its db_progress and
+ * db_wait are used. Returns sow_db_open's errors (SOW_E_INTERRUPTED when
+ * stopped) with why saying "database up to K seeds: ..." in one line.
+ * Thread-safe. */
+sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
+                         const sow_plan_callbacks *cb, sow_db **db, sow_oracle *oracle,
+                         char *why, size_t why_size);
+
 /* The search's oracle over database `db` (up to max_seeds seeds), as
  * sow_plan_solve wires it, for callers that run their own searches with
  * the plan's database (the work units of sow/units.h). `db` must outlive

@@ -244,21 +244,17 @@ static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos 
     if (sow_plan_analysis(&cg->g, p, &e->lim, &plan))
         cli_fail("analyse: %s", plan.error);
     if (plan.db_seeds > 0) {
-        sow_db_options o = {.threads = e->threads, .memory = plan.db_budget, .stop = &stop_flag,
-                            .make_dir = true};
         char why[SOW_PLAN_WHY];
         double t0 = cli_now();
-        sow_err err = sow_db_open(&cg->g, plan.db_seeds, e->lim.db_dir, &o, &e->db, why,
-                                  sizeof why);
+        sow_err err = sow_plan_open_db(&cg->g, &plan, NULL, &e->db, &e->oracle, why, sizeof why);
         if (err == SOW_E_INTERRUPTED) {
             printf("stopped (interrupted) before depth 1 completed: no best move yet\n");
             exit(130);
         }
         if (err)
-            cli_fail("analyse: database up to %d seeds: %s", plan.db_seeds, why);
+            cli_fail("analyse: %s", why);
         e->db_seconds = cli_now() - t0;
         e->db_seeds = plan.db_seeds;
-        sow_plan_oracle(e->db, plan.db_seeds, &e->oracle);
     }
     sow_search_options so = {.threads = e->threads, .tt_mb = e->tt_mb, .stop = &stop_flag,
                              .oracle = e->db ? &e->oracle : NULL};

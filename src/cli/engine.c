@@ -30,22 +30,18 @@ static sow_err analysis_db(const sow_game *g, const sow_pos *p, const engine_lim
 {
     *db = NULL;
     sow_limits L = {.memory = lim->memory, .threads = lim->threads, .db_dir = lim->db_dir,
-                    .time_limit = *seconds, .tt_mb = ANALYSE_TT_MB};
+                    .time_limit = *seconds, .tt_mb = ANALYSE_TT_MB, .stop = lim->stop};
     sow_plan plan;
     if (sow_plan_analysis(g, p, &L, &plan) != SOW_OK || plan.db_seeds == 0)
         return SOW_OK; /* no database: the analysis runs on its own */
     double t0 = sow_now();
-    sow_db_options o = {.threads = plan.limits.threads, .memory = plan.db_budget,
-                        .stop = lim->stop, .make_dir = true};
-    char why[SOW_PLAN_WHY];
-    sow_err e = sow_db_open(g, plan.db_seeds, lim->db_dir, &o, db, why, sizeof why);
-    if (e == SOW_E_INTERRUPTED)
+    sow_err e = sow_plan_open_db(g, &plan, NULL, db, oracle, out->why, sizeof out->why);
+    if (e == SOW_E_INTERRUPTED) {
+        *db = NULL;
         return SOW_OK; /* stopped: the analysis below stops at once too */
-    if (e) {
-        snprintf(out->why, sizeof out->why, "database up to %d seeds: %.150s", plan.db_seeds, why);
-        return e;
     }
-    sow_plan_oracle(*db, plan.db_seeds, oracle);
+    if (e)
+        return e;
     double left = *seconds - (sow_now() - t0);
     *seconds = left > *seconds / 10 ? left : *seconds / 10;
     return SOW_OK;

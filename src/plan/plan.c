@@ -559,6 +559,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     wide_bounds(g, pos, plan->board_seeds, &out->search);
     sow_search *s = NULL;
     sow_db *db = NULL;
+    sow_oracle oracle;
     sow_err e = SOW_OK;
 
     if (!plan->root_in_db || plan->trial_seconds > 0) {
@@ -605,22 +606,12 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     if (plan->db_seeds > 0) {
         if (cb->phase)
             cb->phase(cb->ctx, "database");
-        sow_db_options o = {
-            .threads = L->threads,
-            .memory = plan->db_budget,
-            .progress = cb->db_progress,
-            .progress_ctx = cb->ctx,
-            .stop = L->stop,
-            .make_dir = true,
-            .wait = cb->db_wait,
-            .wait_ctx = cb->ctx,
-        };
         double d0 = sow_now();
         char why[SOW_PLAN_WHY];
-        e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, &db, why, sizeof why);
+        e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, sizeof why);
         out->db_seconds = sow_now() - d0;
         if (e) {
-            result_fail(out, e, "database up to %d seeds: %s", plan->db_seeds, why);
+            result_fail(out, e, "%s", why);
             goto done;
         }
         out->db_seeds = plan->db_seeds;
@@ -645,11 +636,8 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
 
     if (cb->phase)
         cb->phase(cb->ctx, "search");
-    if (db) {
-        sow_oracle oracle;
-        sow_plan_oracle(db, plan->db_seeds, &oracle);
+    if (db)
         sow_search_set_oracle(s, &oracle);
-    }
     /* What is left of the time limit (a database build is not cut short). */
     double limit = L->time_limit > 0 ? L->time_limit - (sow_now() - t0) : 0;
     if (L->time_limit > 0 && limit <= 0) {
@@ -679,4 +667,37 @@ done:
 void sow_plan_oracle(const sow_db *db, int max_seeds, sow_oracle *out)
 {
     *out = (sow_oracle){max_seeds, db_probe, db, db_prefetch, db_entry};
+}
+
+sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
+                         const sow_plan_callbacks *cb, sow_db **db, sow_oracle *oracle,
+                         char *why, size_t why_size)
+{
+    static const sow_plan_callbacks none = {0};
+    if (!cb)
+        cb = &none;
+    *db = NULL;
+    if (plan->db_seeds <= 0) {
+        snprintf(why, why_size, "no database planned");
+        return SOW_E_ARG;
+    }
+    const sow_limits *L = &plan->limits;
+    sow_db_options o = {
+        .threads = L->threads,
+        .memory = plan->db_budget,
+        .progress = cb->db_progress,
+        .progress_ctx = cb->ctx,
+        .stop = L->stop,
+        .make_dir = true,
+        .wait = cb->db_wait,
+        .wait_ctx = cb->ctx,
+    };
+    char w[SOW_PLAN_WHY];
+    sow_err e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, w, sizeof w);
+    if (e) {
+        snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, w);
+        return e;
+    }
+    sow_plan_oracle(*db, plan->db_seeds, oracle);
+    return SOW_OK;
 }

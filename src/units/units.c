@@ -270,21 +270,11 @@ sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_p
     else if (e)
         snprintf(why, why_size, "%s", sow_err_name(e));
     if (!e && plan->db_seeds > 0) {
-        sow_db_options o = {
-            .threads = L->threads,
-            .memory = plan->db_budget,
-            .progress = cb ? cb->db_progress : NULL,
-            .progress_ctx = cb ? cb->ctx : NULL,
-            .stop = L->stop,
-            .make_dir = true,
-        };
-        char dbwhy[SOW_PLAN_WHY];
-        e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, &w->db, dbwhy, sizeof dbwhy);
-        if (e) {
-            snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, dbwhy);
-        } else {
-            sow_oracle oracle;
-            sow_plan_oracle(w->db, plan->db_seeds, &oracle);
+        sow_plan_callbacks pc = {.db_progress = cb ? cb->db_progress : NULL,
+                                 .ctx = cb ? cb->ctx : NULL};
+        sow_oracle oracle;
+        e = sow_plan_open_db(g, plan, &pc, &w->db, &oracle, why, why_size);
+        if (!e) {
             sow_search_set_oracle(w->s, &oracle);
             w->db_seeds = plan->db_seeds;
         }
