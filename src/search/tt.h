@@ -45,7 +45,8 @@
  * Why a read is never torn (a seqlock per bucket). A writer moves the
  * bucket's sequence from even s to odd s+1 with a compare-and-swap, writes,
  * and stores s+2 with release order; a writer that finds the sequence odd,
- * or loses the CAS, drops its store (sound: a store only adds information).
+ * or loses the CAS, retries a while, then drops its store (sound: a store
+ * only adds information).
  * A reader loads the sequence (acquire), the entries, issues an acquire
  * fence and loads the sequence again; if it was odd or changed, the read
  * may mix two writes and counts as a miss. If it was even and unchanged,
@@ -189,25 +190,52 @@ static inline void tt_prefetch(const tt *t, tt_key key)
     __builtin_prefetch(tt_bucket_of(t, key));
 }
 
-/* Looks `key` up; true and *d filled if found (and not being written). */
+/* How many times a probe or a store retries a bucket another thread is
+ * writing (a writer is inside for a few dozen instructions). */
+#define TT_TRIES 256
+
+/* A spin-wait hint to the processor (none where there is no such
+ * instruction). */
+static inline void tt_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Looks `key` up; true and *d filled if found. A bucket being written is
+ * read again once the writer is out: threads often search the same node
+ * at once (ABDADA searches it on both), and a probe that missed there
+ * searched again the subtree the other thread had just finished
+ * (doc/experiments.md, "Seqlock contention"). */
 static inline bool tt_probe(const tt *t, tt_key key, tt_data *d)
 {
     tt_bucket *b = tt_bucket_of(t, key);
     const uint64_t lo = (uint64_t)key;
-    uint64_t s0 = atomic_load_explicit(&b->seq, memory_order_acquire);
-    uint64_t w[TT_WAYS - 1];
-    for (int i = 0; i < TT_WAYS - 1; i++)
-        w[i] = atomic_load_explicit(&b->data[i], memory_order_relaxed);
-    uint64_t x = 0;
-    for (int i = 0; i < TT_WAYS; i++)
-        if (atomic_load_explicit(&b->key[i], memory_order_relaxed) == lo)
-            x = tt_data_of(w, i) ? tt_data_of(w, i) : x;
-    atomic_thread_fence(memory_order_acquire);
-    uint64_t s1 = atomic_load_explicit(&b->seq, memory_order_relaxed);
-    if (x == 0 || s0 != s1 || (s0 & 1))
-        return false;
-    *d = tt_unpack(x);
-    return true;
+    for (int tries = 0; tries <= TT_TRIES; tries++) {
+        uint64_t s0 = atomic_load_explicit(&b->seq, memory_order_acquire);
+        if (s0 & 1) {
+            tt_pause();
+            continue;
+        }
+        uint64_t w[TT_WAYS - 1];
+        for (int i = 0; i < TT_WAYS - 1; i++)
+            w[i] = atomic_load_explicit(&b->data[i], memory_order_relaxed);
+        uint64_t x = 0;
+        for (int i = 0; i < TT_WAYS; i++)
+            if (atomic_load_explicit(&b->key[i], memory_order_relaxed) == lo)
+                x = tt_data_of(w, i) ? tt_data_of(w, i) : x;
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&b->seq, memory_order_relaxed) != s0)
+            continue;
+        if (x == 0)
+            return false;
+        *d = tt_unpack(x);
+        return true;
+    }
+    return false;
 }
 
 /* Writes entry i's 48 data bits x into the data words (the caller holds
@@ -230,7 +258,7 @@ static inline void tt_data_set(tt_bucket *b, int i, uint64_t x)
  * same draft: the bounds are intersected with the stored ones (both hold).
  * A deeper stored draft for the key is kept. Otherwise the entry of least
  * work in the bucket (shallower drafts first) gives way. False if the store
- * was dropped because another thread was writing the bucket. */
+ * was dropped because another thread held the bucket too long. */
 static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move move, int draft,
                             uint64_t work_nodes)
 {
@@ -240,10 +268,22 @@ static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move mo
     /* A lone writer (one thread) has no one to exclude or to tell: it
      * spares the locked instruction, which costs a few % of a solve. */
     if (t->shared) {
-        if ((s0 & 1) || !atomic_compare_exchange_strong_explicit(&b->seq, &s0, s0 + 1,
-                                                                 memory_order_acquire,
-                                                                 memory_order_relaxed))
-            return false;
+        /* Another writer holds the bucket for a few dozen instructions:
+         * wait for it rather than drop the store. Threads often store the
+         * same node at once (ABDADA searches it on both): dropping lost
+         * 12% of the stores and cost 15-30% more nodes on 2 threads
+         * (doc/experiments.md, "Seqlock stores"). A writer that stays
+         * inside longer (preempted) costs only the dropped store. */
+        for (int tries = 0;; tries++) {
+            if (!(s0 & 1) && atomic_compare_exchange_weak_explicit(&b->seq, &s0, s0 + 1,
+                                                                   memory_order_acquire,
+                                                                   memory_order_relaxed))
+                break;
+            if (tries == TT_TRIES)
+                return false;
+            tt_pause();
+            s0 = atomic_load_explicit(&b->seq, memory_order_relaxed);
+        }
         atomic_thread_fence(memory_order_release);
     }
     int work = work_nodes ? 64 - __builtin_clzll(work_nodes) : 1;
