@@ -388,8 +388,10 @@ static void test_tt_store_probe(void **state)
     assert_true(tt_probe(&t, keys[TT_WAYS], &d));
     assert_int_equal(d.lower, 1);
     assert_true(tt_probe(&t, keys[TT_WAYS - 1], &d));
-    /* While a writer is inside the bucket (odd sequence), a probe misses and
-     * another store is dropped; afterwards the entry reads again. */
+#if !TT_ATOMIC16
+    /* While a writer stays inside the bucket (odd sequence), a probe
+     * misses and another store is dropped, after their retries; afterwards
+     * the entry reads again. */
     uint64_t seq = atomic_load(&b->seq);
     assert_int_equal(seq & 1, 0);
     atomic_store(&b->seq, seq + 1);
@@ -398,6 +400,7 @@ static void test_tt_store_probe(void **state)
     atomic_store(&b->seq, seq + 2);
     assert_true(tt_probe(&t, keys[TT_WAYS], &d));
     assert_int_equal(d.lower, 1);
+#endif
     free(t.b);
 }
 

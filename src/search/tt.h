@@ -1,17 +1,35 @@
-/* tt.h - the shared transposition table of the search: exact keys, and a
- * sequence word per bucket so that no read is ever torn.
+/* tt.h - the shared transposition table of the search: exact keys, and
+ * entries that no reader can ever see half-written.
  *
- * A bucket is one 64-byte cache line: a sequence word, four keys and the
- * four entries' data, 48 bits each, packed into three words (a probe costs
- * one memory access; four ways, not three beside the sequence word:
- * doc/experiments.md, "Exact table keys: speed"). Data i < 3 is the low 48
- * bits of word 5 + i; data 3 is the three high 16-bit parts, word 5's the
- * lowest.
+ * A bucket is one 64-byte cache line holding four entries (a probe costs
+ * one memory access), in one of two layouts:
+ *
+ * Where an aligned 16-byte load or store is one atomic access (x86-64 with
+ * AVX: Intel SDM vol. 3A, 9.1.1; AMD64 APM vol. 2, 7.3.2), TT_ATOMIC16:
+ * four 16-byte entries, each a key and its data read or written together
+ * by one vmovdqa. No lock: a reader sees one write's key with the same
+ * write's data, whatever the other threads do.
+ *
+ *   word:   0      1      2      3      4      5      6      7
+ *         +------+------+------+------+------+------+------+------+
+ *         | key0 |  d0  | key1 |  d1  | key2 |  d2  | key3 |  d3  |
+ *         +------+------+------+------+------+------+------+------+
+ *
+ * Elsewhere a seqlock (also with -DSOW_TT_SEQLOCK; the sanitizer builds,
+ * -Dnative=false, have no AVX and check this one: ThreadSanitizer cannot
+ * see the asm, and the release build's tests run the other): a sequence word,
+ * four keys and the four entries' data, 48 bits each, packed into three
+ * words. Data i < 3 is the low 48 bits of word 5 + i; data 3 is the three
+ * high 16-bit parts, word 5's the lowest.
  *
  *   word:   0     1      2      3      4      5        6        7
  *         +-----+------+------+------+------+--------+--------+--------+
  *         | seq | key0 | key1 | key2 | key3 | d3|d0  | d3|d1  | d3|d2  |
  *         +-----+------+------+------+------+--------+--------+--------+
+ *
+ * The lock-free layout is the default because the seqlock's compare-and-
+ * swap made 2-thread solves search 25-45% more nodes than unlocked stores
+ * (doc/experiments.md, "Table contention on 2 threads").
  *
  *   key    the low 64 bits of the position's exact key (src/search/key.h);
  *          the bucket settles the bits above 64 (tt_index): two positions
@@ -42,7 +60,8 @@
  * only the depth-limited search of the benchmark falls back to a hashed
  * key there, see key.h.)
  *
- * Why a read is never torn (a seqlock per bucket). A writer moves the
+ * Why a read is never torn. TT_ATOMIC16: one instruction reads or writes
+ * an entry whole. The seqlock (a sequence per bucket): a writer moves the
  * bucket's sequence from even s to odd s+1 with a compare-and-swap, writes,
  * and stores s+2 with release order; a writer that finds the sequence odd,
  * or loses the CAS, retries a while, then drops its store (sound: a store
@@ -87,11 +106,29 @@ enum {
 
 #define TT_DATA_MASK 0x0000ffffffffffffull /* the 48 bits of one entry's data */
 
+/* 16-byte entries read and written by one instruction each where that is
+ * atomic (x86-64 with AVX), else the seqlock (see above). Building with
+ * -DSOW_TT_SEQLOCK forces the seqlock. */
+#if defined(__x86_64__) && defined(__AVX__) && !defined(SOW_TT_SEQLOCK)
+#define TT_ATOMIC16 1
+#include <immintrin.h>
+
+typedef struct tt_slot {
+    _Alignas(16) uint64_t key; /* the low 64 bits of the key */
+    uint64_t data;             /* 48 bits, see the picture; 0: empty */
+} tt_slot;
+
+typedef struct tt_bucket {
+    tt_slot e[TT_WAYS];
+} tt_bucket;
+#else
+#define TT_ATOMIC16 0
 typedef struct tt_bucket {
     _Atomic uint64_t seq; /* even: stable; odd: a writer is inside */
     _Atomic uint64_t key[TT_WAYS];
     _Atomic uint64_t data[TT_WAYS - 1]; /* see the picture */
 } tt_bucket;
+#endif
 
 _Static_assert(sizeof(tt_bucket) == 64, "a bucket is one cache line");
 _Static_assert(SOW_MAX_TOTAL * 3 + 1 <= TT_BOUND_MAX, "a bound fits an int12");
@@ -189,6 +226,87 @@ static inline void tt_prefetch(const tt *t, tt_key key)
 {
     __builtin_prefetch(tt_bucket_of(t, key));
 }
+
+#if TT_ATOMIC16
+/* One entry, key and data together, by one 16-byte aligned load or store
+ * (asm: the compiler must neither split nor narrow it). */
+static inline void tt_slot_load(const tt_slot *p, uint64_t *key, uint64_t *data)
+{
+    __m128i v;
+    __asm__ volatile("vmovdqa %1, %0" : "=x"(v) : "m"(*(const __m128i *)p));
+    *key = (uint64_t)_mm_cvtsi128_si64(v);
+    *data = (uint64_t)_mm_extract_epi64(v, 1);
+}
+
+static inline void tt_slot_store(tt_slot *p, uint64_t key, uint64_t data)
+{
+    __m128i v = _mm_set_epi64x((long long)data, (long long)key);
+    __asm__ volatile("vmovdqa %1, %0" : "=m"(*(__m128i *)p) : "x"(v));
+}
+
+/* Looks `key` up; true and *d filled if found. */
+static inline bool tt_probe(const tt *t, tt_key key, tt_data *d)
+{
+    tt_bucket *b = tt_bucket_of(t, key);
+    const uint64_t lo = (uint64_t)key;
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t k, x;
+        tt_slot_load(&b->e[i], &k, &x);
+        if (k == lo && x != 0) {
+            *d = tt_unpack(x);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Records bounds [lower, upper] proved at `draft` for `key`. Same key and
+ * same draft: the bounds are intersected with the stored ones (both hold).
+ * A deeper stored draft for the key is kept. Otherwise the entry of least
+ * work in the bucket (shallower drafts first) gives way. Two threads
+ * storing into one bucket at once may overwrite each other's new entry,
+ * or put one key in two ways: information lost, never a wrong entry. */
+static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move move, int draft,
+                            uint64_t work_nodes)
+{
+    tt_bucket *b = tt_bucket_of(t, key);
+    const uint64_t lo = (uint64_t)key;
+    int work = work_nodes ? 64 - __builtin_clzll(work_nodes) : 1;
+    int victim = 0;
+    int vscore = 1 << 30;
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t k, data;
+        tt_slot_load(&b->e[i], &k, &data);
+        if (data != 0 && k == lo) {
+            tt_data o = tt_unpack(data);
+            if (o.draft > draft)
+                return true;
+            if (o.draft == draft) {
+                if (o.lower > lower)
+                    lower = o.lower;
+                if (o.upper < upper)
+                    upper = o.upper;
+                if (o.work > work)
+                    work = o.work;
+                if (move == TT_NO_MOVE)
+                    move = o.move;
+            }
+            victim = i;
+            break;
+        }
+        /* draft * 256 + work (the picture): shallower drafts first */
+        int sc = data == 0 ? -1 : (int)(data >> 32);
+        if (sc < vscore) {
+            vscore = sc;
+            victim = i;
+        }
+    }
+    tt_data n = {lower, upper, move, draft, work};
+    tt_slot_store(&b->e[victim], lo, tt_pack(&n));
+    return true;
+}
+
+#else /* the seqlock */
 
 /* How many times a probe or a store retries a bucket another thread is
  * writing (a writer is inside for a few dozen instructions). */
@@ -326,5 +444,6 @@ done:
         atomic_store_explicit(&b->seq, s0 + 2, memory_order_release);
     return true;
 }
+#endif
 
 #endif
