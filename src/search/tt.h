@@ -68,7 +68,8 @@
  * only adds information).
  * A reader loads the sequence (acquire), the entries, issues an acquire
  * fence and loads the sequence again; if it was odd or changed, the read
- * may mix two writes and counts as a miss. If it was even and unchanged,
+ * may mix two writes and is made again (a miss after TT_TRIES). If it was
+ * even and unchanged,
  * no writer wrote in between: a writer's data written after its CAS that
  * the reader saw would, through the writer's release fence and the
  * reader's acquire fence, make the CAS visible to the second load. Every
