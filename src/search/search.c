@@ -570,7 +570,7 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     sow_move ttmove = TT_NO_MOVE;
     const uint64_t inexact0 = w->inexact;
     w->probes++;
-    const uint64_t fold = tt_fold(key);
+    const uint64_t fold = anc ? tt_fold(key) : 0; /* hints only */
     hint *h = anc ? &w->hints[tt_mix(fold) >> (64 - HINT_BITS)] : NULL;
     if (h && h->key == fold && h->move != TT_NO_MOVE) {
         ttmove = h->move; /* the table's entry, if any, is path-free */

@@ -228,6 +228,50 @@ static inline void tt_prefetch(const tt *t, tt_key key)
     __builtin_prefetch(tt_bucket_of(t, key));
 }
 
+/* A store's decision over a bucket's entries (k: stored keys, x: their
+ * data, 0 for empty), shared by both layouts. Same key and same draft: the
+ * bounds are intersected with the stored ones (both hold). A deeper stored
+ * draft for the key is kept: false, nothing to write. Otherwise the entry
+ * of least work (shallower drafts first) gives way. True with the way to
+ * write (*way) and its data (*out). */
+static inline bool tt_place(const uint64_t k[TT_WAYS], const uint64_t x[TT_WAYS], uint64_t lo,
+                            int lower, int upper, sow_move move, int draft,
+                            uint64_t work_nodes, int *way, uint64_t *out)
+{
+    int work = work_nodes ? 64 - __builtin_clzll(work_nodes) : 1;
+    int victim = 0;
+    int vscore = 1 << 30;
+    for (int i = 0; i < TT_WAYS; i++) {
+        if (x[i] != 0 && k[i] == lo) {
+            tt_data o = tt_unpack(x[i]);
+            if (o.draft > draft)
+                return false;
+            if (o.draft == draft) {
+                if (o.lower > lower)
+                    lower = o.lower;
+                if (o.upper < upper)
+                    upper = o.upper;
+                if (o.work > work)
+                    work = o.work;
+                if (move == TT_NO_MOVE)
+                    move = o.move;
+            }
+            victim = i;
+            break;
+        }
+        /* draft * 256 + work (the picture): shallower drafts first */
+        int sc = x[i] == 0 ? -1 : (int)(x[i] >> 32);
+        if (sc < vscore) {
+            vscore = sc;
+            victim = i;
+        }
+    }
+    tt_data n = {lower, upper, move, draft, work};
+    *way = victim;
+    *out = tt_pack(&n);
+    return true;
+}
+
 #if TT_ATOMIC16
 /* One entry, key and data together, by one 16-byte aligned load or store
  * (asm: the compiler must neither split nor narrow it). */
@@ -261,49 +305,21 @@ static inline bool tt_probe(const tt *t, tt_key key, tt_data *d)
     return false;
 }
 
-/* Records bounds [lower, upper] proved at `draft` for `key`. Same key and
- * same draft: the bounds are intersected with the stored ones (both hold).
- * A deeper stored draft for the key is kept. Otherwise the entry of least
- * work in the bucket (shallower drafts first) gives way. Two threads
- * storing into one bucket at once may overwrite each other's new entry,
- * or put one key in two ways: information lost, never a wrong entry. */
+/* Records bounds [lower, upper] proved at `draft` for `key` (tt_place).
+ * Two threads storing into one bucket at once may overwrite each other's
+ * new entry, or put one key in two ways: information lost, never a wrong
+ * entry. */
 static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move move, int draft,
                             uint64_t work_nodes)
 {
     tt_bucket *b = tt_bucket_of(t, key);
     const uint64_t lo = (uint64_t)key;
-    int work = work_nodes ? 64 - __builtin_clzll(work_nodes) : 1;
-    int victim = 0;
-    int vscore = 1 << 30;
-    for (int i = 0; i < TT_WAYS; i++) {
-        uint64_t k, data;
-        tt_slot_load(&b->e[i], &k, &data);
-        if (data != 0 && k == lo) {
-            tt_data o = tt_unpack(data);
-            if (o.draft > draft)
-                return true;
-            if (o.draft == draft) {
-                if (o.lower > lower)
-                    lower = o.lower;
-                if (o.upper < upper)
-                    upper = o.upper;
-                if (o.work > work)
-                    work = o.work;
-                if (move == TT_NO_MOVE)
-                    move = o.move;
-            }
-            victim = i;
-            break;
-        }
-        /* draft * 256 + work (the picture): shallower drafts first */
-        int sc = data == 0 ? -1 : (int)(data >> 32);
-        if (sc < vscore) {
-            vscore = sc;
-            victim = i;
-        }
-    }
-    tt_data n = {lower, upper, move, draft, work};
-    tt_slot_store(&b->e[victim], lo, tt_pack(&n));
+    uint64_t k[TT_WAYS], x[TT_WAYS], data;
+    for (int i = 0; i < TT_WAYS; i++)
+        tt_slot_load(&b->e[i], &k[i], &x[i]);
+    int way;
+    if (tt_place(k, x, lo, lower, upper, move, draft, work_nodes, &way, &data))
+        tt_slot_store(&b->e[way], lo, data);
     return true;
 }
 
@@ -328,7 +344,7 @@ static inline void tt_pause(void)
  * read again once the writer is out: threads often search the same node
  * at once (ABDADA searches it on both), and a probe that missed there
  * searched again the subtree the other thread had just finished
- * (doc/experiments.md, "Seqlock contention"). */
+ * (doc/experiments.md, "Table contention on 2 threads"). */
 static inline bool tt_probe(const tt *t, tt_key key, tt_data *d)
 {
     tt_bucket *b = tt_bucket_of(t, key);
@@ -373,11 +389,9 @@ static inline void tt_data_set(tt_bucket *b, int i, uint64_t x)
     }
 }
 
-/* Records bounds [lower, upper] proved at `draft` for `key`. Same key and
- * same draft: the bounds are intersected with the stored ones (both hold).
- * A deeper stored draft for the key is kept. Otherwise the entry of least
- * work in the bucket (shallower drafts first) gives way. False if the store
- * was dropped because another thread held the bucket too long. */
+/* Records bounds [lower, upper] proved at `draft` for `key` (tt_place).
+ * False if the store was dropped because another thread held the bucket
+ * too long. */
 static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move move, int draft,
                             uint64_t work_nodes)
 {
@@ -391,7 +405,7 @@ static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move mo
          * wait for it rather than drop the store. Threads often store the
          * same node at once (ABDADA searches it on both): dropping lost
          * 12% of the stores and cost 15-30% more nodes on 2 threads
-         * (doc/experiments.md, "Seqlock stores"). A writer that stays
+         * (doc/experiments.md, "Table contention on 2 threads"). A writer that stays
          * inside longer (preempted) costs only the dropped store. */
         for (int tries = 0;; tries++) {
             if (!(s0 & 1) && atomic_compare_exchange_weak_explicit(&b->seq, &s0, s0 + 1,
@@ -405,42 +419,18 @@ static inline bool tt_store(tt *t, tt_key key, int lower, int upper, sow_move mo
         }
         atomic_thread_fence(memory_order_release);
     }
-    int work = work_nodes ? 64 - __builtin_clzll(work_nodes) : 1;
-    uint64_t w[TT_WAYS - 1];
+    uint64_t w[TT_WAYS - 1], k[TT_WAYS], x[TT_WAYS], data;
     for (int i = 0; i < TT_WAYS - 1; i++)
         w[i] = atomic_load_explicit(&b->data[i], memory_order_relaxed);
-    int victim = 0;
-    int vscore = 1 << 30;
     for (int i = 0; i < TT_WAYS; i++) {
-        uint64_t data = tt_data_of(w, i);
-        if (data != 0 && atomic_load_explicit(&b->key[i], memory_order_relaxed) == lo) {
-            tt_data o = tt_unpack(data);
-            if (o.draft > draft)
-                goto done;
-            if (o.draft == draft) {
-                if (o.lower > lower)
-                    lower = o.lower;
-                if (o.upper < upper)
-                    upper = o.upper;
-                if (o.work > work)
-                    work = o.work;
-                if (move == TT_NO_MOVE)
-                    move = o.move;
-            }
-            victim = i;
-            break;
-        }
-        /* draft * 256 + work (the picture): shallower drafts first */
-        int sc = data == 0 ? -1 : (int)(data >> 32);
-        if (sc < vscore) {
-            vscore = sc;
-            victim = i;
-        }
+        k[i] = atomic_load_explicit(&b->key[i], memory_order_relaxed);
+        x[i] = tt_data_of(w, i);
     }
-    tt_data n = {lower, upper, move, draft, work};
-    atomic_store_explicit(&b->key[victim], lo, memory_order_relaxed);
-    tt_data_set(b, victim, tt_pack(&n));
-done:
+    int way;
+    if (tt_place(k, x, lo, lower, upper, move, draft, work_nodes, &way, &data)) {
+        atomic_store_explicit(&b->key[way], lo, memory_order_relaxed);
+        tt_data_set(b, way, data);
+    }
     if (t->shared)
         atomic_store_explicit(&b->seq, s0 + 2, memory_order_release);
     return true;
