@@ -276,6 +276,28 @@ static void test_cycles(void **state)
     lim.db_seeds = 5;
     p = make(&g, &lim, SOW_OK);
     assert_int_equal(p.db_seeds, 5);
+
+    /* 5x2: the complete database fits 4 GB (about 0.6 GB with the
+     * builder's scratch) and is the plan, however long it builds... */
+    game_of(&g, SOW_TOGUZ, 5, 2, 0);
+    lim = (sow_limits){.memory = 4096 * MB, .threads = 1};
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 20);
+    assert_true(p.root_in_db);
+    assert_non_null(strstr(p.why_db, "complete database"));
+    /* ...unless a time limit forbids it or the memory does not hold it:
+     * then the biggest within the build time, and the reason says what
+     * the complete one needs. */
+    lim.time_limit = 1;
+    p = make(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds > 0 && p.db_seeds < 20);
+    lim.time_limit = 0;
+    lim.memory = 300 * MB;
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_true(p.db_seeds > 0 && p.db_seeds < 20);
+    assert_non_null(strstr(p.why_db, "the complete one (20) needs --memory"));
 }
 
 /* Every move's value costs more search: a database at least as large, a

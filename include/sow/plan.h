@@ -87,8 +87,7 @@ int sow_plan_default_threads(void);
 /* Decides the plan for solving `pos` (a position of `g`) within `lim`.
  * Returns SOW_OK and fills *out, or an error with out->error saying why:
  * SOW_E_ARG (threads < 0; no_db or db_seeds -1 together with db_dir or a
- * forced db_seeds; db_dir or db_seeds on a game that can cycle; tt_mb
- * above the memory), SOW_E_NOMEM (a forced database and its table do not
+ * forced db_seeds; tt_mb above the memory), SOW_E_NOMEM (a forced database and its table do not
  * fit the memory), SOW_E_LIMIT (a forced db_seeds, capped at the board's
  * seeds, beyond the entry encoding: sow_retro_max_seeds; or a board too big
  * for the exact solver's table keys: sow_search_exact). A forced

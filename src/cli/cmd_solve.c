@@ -29,8 +29,8 @@ static const char usage[] =
     "to move under optimal play, stores included), the outcome (win, draw or\n"
     "loss for the player to move, tie-break included), every legal move's\n"
     "value, a best move and a principal variation. The solver is MTD(f) over\n"
-    "alpha-beta with a transposition table, endgame-database probes (kalah,\n"
-    "chungkala, congkak) and OpenMP threads (doc/search.md). Ctrl-C stops it\n"
+    "alpha-beta with a transposition table, endgame-database probes (every\n"
+    "game; toguz's are solved with cycles) and OpenMP threads (doc/search.md). Ctrl-C stops it\n"
     "and prints the bounds proven so far and the best move found (exit 130).\n"
     "\n" CLI_GAME_HELP
     "  --threads T         search and build threads, 1..1024 (default: the\n"

@@ -185,35 +185,67 @@ static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
     return e;
 }
 
-/* Games that cycle: the biggest database up to the board's stones that
- * fits the memory (with the builder's scratch) and builds within
- * CYCLE_BUILD_SECONDS by the model. */
+/* The memory a k-stone database of a game that cycles needs in all: its
+ * tables, the builder's scratch, the table and the search. */
+static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    size_t bytes = sow_db_bytes(g, k);
+    if (bytes == SIZE_MAX)
+        return UINT64_MAX;
+    return (uint64_t)bytes + sow_retro_scratch_bytes(g, k) + table_mb(lim, board, k) * MB +
+           search_bytes(g, lim);
+}
+
+/* Games that cycle. Above the database a search shares little between
+ * captures and can blow up (Toguz 5x2: over 2.4e9 nodes in ten minutes
+ * above an 18-stone database, 33 s with all 20: doc/experiments.md,
+ * "Toguz: the complete database"), so the complete database (every stone
+ * on the board) is the plan whenever it fits the memory, however long it
+ * builds (its progress is shown; a time limit still bounds it): the root
+ * is then one probe. Otherwise the biggest that fits and builds within
+ * CYCLE_BUILD_SECONDS by the model, and the reason says what the complete
+ * one would need. */
 static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
 {
     int board = out->board_seeds, best = 0;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
+    double rate = CYCLE_BUILD_RATE * lim->threads;
+    uint64_t need = cycle_need(g, lim, board, kmax);
+    double t_all = need == UINT64_MAX ? INFINITY : (double)sow_db_bytes(g, kmax) / rate;
+    if (kmax == board && board > 0 && need <= lim->memory &&
+        (lim->time_limit <= 0 || t_all <= lim->time_limit)) {
+        out->db_seeds = board;
+        snprintf(out->why_db, sizeof out->why_db,
+                 "complete database, all %d stones (%.0f MB, %.0f s modelled): with cycles "
+                 "a search above a database can blow up", board, mib(sow_db_bytes(g, board)),
+                 t_all);
+        return SOW_OK;
+    }
     double secs = 0;
     for (int k = 1; k <= kmax; k++) {
-        size_t bytes = sow_db_bytes(g, k);
-        if (bytes == SIZE_MAX || !fits(g, lim, board, k) ||
-            bytes + sow_retro_scratch_bytes(g, k) > db_room(g, lim, board, k))
+        if (cycle_need(g, lim, board, k) > lim->memory)
             break;
-        double t = (double)bytes / (CYCLE_BUILD_RATE * lim->threads);
+        double t = (double)sow_db_bytes(g, k) / rate;
         if (t > CYCLE_BUILD_SECONDS)
             break;
         best = k;
         secs = t;
     }
     out->db_seeds = best;
-    if (best == 0)
+    char whole[96] = "";
+    if (kmax == board && need != UINT64_MAX)
+        snprintf(whole, sizeof whole, "; the complete one (%d) needs --memory %.0fM", board,
+                 ceil(mib(need)));
+    if (board == 0)
+        snprintf(out->why_db, sizeof out->why_db, "no database: no stones on the board");
+    else if (best == 0)
         snprintf(out->why_db, sizeof out->why_db,
-                 board == 0 ? "no database: no stones on the board"
-                            : "no database: the memory leaves no room for one");
+                 "no database: the memory leaves no room for one%s", whole);
     else
         snprintf(out->why_db, sizeof out->why_db,
                  "database up to %d stones (%.0f MB, %.1f s modelled): with cycles the "
-                 "biggest that fits the memory and builds within %.0f s", best,
-                 mib(sow_db_bytes(g, best)), secs, CYCLE_BUILD_SECONDS);
+                 "biggest that fits the memory and builds within %.0f s%s", best,
+                 mib(sow_db_bytes(g, best)), secs, CYCLE_BUILD_SECONDS, whole);
     return SOW_OK;
 }
 
