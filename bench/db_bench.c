@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "sow/db.h"
+#include "sow/retro.h"
 
 static double cpu_now(void)
 {
@@ -54,9 +55,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "db_bench: bad board\n");
         return 2;
     }
+    /* Every entry of the tables (Toguz: every tuzdik state's boards). */
     uint64_t positions = 0;
     for (int k = 0; k <= K; k++)
-        positions += sow_index_count(2 * m, k);
+        positions += sow_retro_level_size(&g, k);
     for (int r = 0; r < reps; r++) {
         sow_db_options o = {.threads = T, .memory = 14000000000ull};
         sow_db *db;
@@ -69,9 +71,10 @@ int main(int argc, char **argv)
         double s = sow_retro_clock() - t0, cpu = cpu_now() - c0;
         /* A checksum of the tables: equal across thread counts. */
         uint64_t h = 0;
-        for (int k = 0; k <= K; k++)
-            for (uint64_t i = 0, n = sow_index_count(2 * m, k); i < n; i += 4099)
+        for (int k = 0; k <= K; k++) {
+            for (uint64_t i = 0, n = sow_retro_level_size(&g, k); i < n; i += 4099)
                 h = h * 31 + (uint8_t)db->table[k][i];
+        }
         printf("{\"game\":\"%s\",\"variant\":\"%s\",\"pits\":%d,\"max_seeds\":%d,\"threads\":%d,"
                "\"positions\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"positions_per_s\":%.0f,"
                "\"positions_per_cpu_s\":%.0f,\"sample_hash\":"

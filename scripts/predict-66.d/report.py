@@ -1,289 +1,226 @@
 #!/usr/bin/env python3
 """report.py WORK: results/predict-66.md and results/predict-66.csv from the
-measurements scripts/predict-66 left in WORK (all.json, *.sample.csv)."""
-import csv, datetime, json, math, os, platform, random, statistics, subprocess, sys
+measurements scripts/predict-66 left in WORK (see that script for the
+method)."""
+import csv, datetime, glob, json, math, os, platform, random, statistics, subprocess, sys
 
 W = sys.argv[1]
 E = os.environ
+DEPTH, B66 = int(E["DEPTH"]), int(E["B66"])
 
 
-def units(s, name="frontier"):
-    return [r for r in csv.DictReader(open(f"{W}/{s}.{name}.csv")) if r["over"] == "0"]
+def units(s):
+    return [r for r in csv.DictReader(open(f"{W}/{s}.frontier.csv")) if r["over"] == "0"]
 
 
-def rows_of(name):
-    p = f"{W}/{name}.csv"
-    return list(csv.DictReader(open(p))) if os.path.exists(p) else []
+def rows_of(pattern):
+    out = []
+    for p in sorted(glob.glob(f"{W}/{pattern}")):
+        out += list(csv.DictReader(open(p)))
+    return out
 
 
-# Everything from the files scripts/predict-66 left (so that a run cut short
-# in its (6,6) phase still reports what it has).
+mean = statistics.fmean
 cal = {}
 for s in (4, 5):
-    U = units(s)
-    moves = {r["line"]: int(r["moves"]) for r in U}
-    rows = rows_of(f"{s}.sample")
-    child = []
-    if s == 5:
-        # The child solved for each unit: the row of 5.children.csv whose line
-        # extends the unit's (none: the child was not probed, or ended the game).
-        kids = {r["line"].rsplit(",", 1)[0]: int(r["nodes"]) for r in rows_of("5.children")}
-        child = [(moves[r["line"]], kids[r["line"]]) if r["line"] in kids else None for r in rows]
     led = list(csv.DictReader(open(f"{W}/{s}.units.csv")))
-    sol = json.load(open(f"{W}/{s}.solve.json"))
-    cal[s] = dict(F=len(U), rows=rows, child=child, asked=len(led),
-                  unit_nodes=sum(int(r["nodes"]) for r in led), total=sol["nodes"],
-                  cpu=sol["cpu"], value=sol["value"])
+    sol = json.load(open(f"{W}/{s}.solve{DEPTH}.json"))
+    sol4 = json.load(open(f"{W}/{s}.solve4.json"))
+    rows = rows_of(f"{s}.sample.csv")
+    C = [int(r["nodes"]) for r in rows]
+    assert all(r["done"] == "1" for r in rows), f"(6,{s}): a calibration unit was not solved"
+    F = len(units(s))
+    cal[s] = dict(F=F, asked=len(led), unit_nodes=sum(int(r["nodes"]) for r in led),
+                  total=sol["nodes"], cpu=sol["cpu"], value=sol["value"], C=C,
+                  kappa=sol["nodes"] / (F * mean(C)), total4=sol4["nodes"], cpu4=sol4["cpu"],
+                  R=sol["nodes"] / sol4["nodes"])
 F66 = len(units(6))
-rows66 = rows_of("6.sample")
+rows66 = rows_of("6.sample.*.csv")
+if not rows66:
+    sys.exit("predict-66: no (6,6) unit was probed")
+exact = [int(r["nodes"]) for r in rows66 if r["done"] == "1"]
+cens = [int(r["nodes"]) for r in rows66 if r["done"] != "1"]
+C66 = exact + cens
+rate = sum(int(r["nodes"]) for r in rows66) / max(sum(float(r["cpu"]) for r in rows66), 1e-9)
+
+
+def lognormal_mle(exact, cens):
+    """mu, sigma of ln cost by maximum likelihood, the censored units as
+    'more than what they spent' (grid search, then a finer grid)."""
+    if len(exact) < 2:
+        return None
+    xs, cs = [math.log(c) for c in exact], [math.log(c) for c in cens]
+
+    def ll(mu, sg):
+        v = sum(-math.log(sg) - (x - mu) ** 2 / (2 * sg * sg) for x in xs)
+        for c in cs:
+            tail = 0.5 * math.erfc((c - mu) / (sg * math.sqrt(2)))
+            v += math.log(max(tail, 1e-300))
+        return v
+    m0, s0 = statistics.fmean(xs + cs), max(statistics.pstdev(xs + cs), 0.1)
+    best = (ll(m0, s0), m0, s0)
+    for span, steps in ((4.0, 40), (0.4, 40)):
+        _, mb, sb = best
+        for i in range(-steps, steps + 1):
+            mu = mb + span * i / steps
+            for j in range(-steps, steps + 1):
+                sg = sb * math.exp(span / 4 * j / steps)
+                if sg <= 0.01:
+                    continue
+                v = ll(mu, sg)
+                if v > best[0]:
+                    best = (v, mu, sg)
+    return best[1], best[2]
+
+
+fit = lognormal_mle(exact, cens)
+mean_floor = mean(C66)
+mean_fit = math.exp(fit[0] + fit[1] ** 2 / 2) if fit else float("nan")
+k5, k4 = cal[5]["kappa"], cal[4]["kappa"]
+pred_floor = k5 * F66 * mean_floor
+pred_fit = k5 * F66 * mean_fit
+check = k4 * cal[5]["F"] * mean(cal[5]["C"])
+
+# Bootstrap: the (6,5) and (6,6) samples resampled together (floor mean).
 rng = random.Random(12345)
-mean = statistics.fmean
-
-
-def C(r):
-    return int(r["nodes"])
-
-
-BUDGET = int(E.get("B66", "0"))
-
-
-def knuth(r, rho, floor=True):
-    """Knuth's estimate of a unit's exact cost: rho^levels x factor x nodes;
-    with floor, at least the budget when the unit itself was over it (its
-    exact cost is more than that: one thread, a cleared table)."""
-    est = rho ** int(r["levels"]) * float(r["factor"]) * int(r["nodes"])
-    return max(est, BUDGET) if floor and int(r["levels"]) > 0 else est
-
-
-def rho_of(rows, child):
-    pairs = [(C(r), ch) for r, ch in zip(rows, child) if ch]
-    return sum(c for c, _ in pairs) / max(sum(m * k for c, (m, k) in pairs), 1)
-
-
-def rho_geo(rows, child):
-    """The geometric mean of the units' own ratios C / (moves x C(child))."""
-    ls = [math.log(C(r) / (m * k)) for r, ch in zip(rows, child) if ch for m, k in [ch] if k > 0]
-    return math.exp(sum(ls) / len(ls)) if ls else float("nan")
-
-
-def kappa(c, rows):
-    return c["unit_nodes"] / (c["F"] * mean(C(r) for r in rows))
-
-
-# The node rate: every probe's nodes over its CPU (one thread each).
-allrows = cal[4]["rows"] + cal[5]["rows"] + rows66
-rate = sum(int(r["nodes"]) for r in allrows) / sum(float(r["cpu"]) for r in allrows)
-threads = int(E.get("THREADS", "1"))
-rate1 = rate / threads  # per core
-
-rho = rho_of(cal[5]["rows"], cal[5]["child"])
-k4, k5 = kappa(cal[4], cal[4]["rows"]), kappa(cal[5], cal[5]["rows"])
-pred65 = k4 * cal[5]["F"] * mean(C(r) for r in cal[5]["rows"])
-done66 = [r for r in rows66 if r["done"] == "1"]
-est66 = [knuth(r, rho) for r in done66]
-m66 = mean(est66) if est66 else float("nan")
-T66 = k5 * F66 * m66
-T66_k4 = k4 * F66 * m66
-rg = rho_geo(cal[5]["rows"], cal[5]["child"])
-T66_geo = k5 * F66 * mean(knuth(r, rg) for r in done66) if done66 else float("nan")
-T66_raw = k5 * F66 * mean(knuth(r, rho, False) for r in done66) if done66 else float("nan")
-T66_floor = k5 * F66 * mean(max(BUDGET, C(r)) if int(r["levels"]) else C(r) for r in done66) if done66 else float("nan")
-
-# Bootstrap: the (6,5) sample (kappa, rho) and the (6,6) sample together.
-B = 2000
 boot = []
-r5, ch5 = cal[5]["rows"], cal[5]["child"]
-for _ in range(B):
-    idx = [rng.randrange(len(r5)) for _ in r5]
-    rr = [r5[i] for i in idx]
-    cc = [ch5[i] for i in idx]
-    rh = rho_of(rr, cc)
-    kk = kappa(cal[5], rr)
-    s66 = [rng.choice(done66) for _ in done66]
-    boot.append(kk * F66 * mean(knuth(r, rh) for r in s66))
+for _ in range(4000):
+    c5 = [rng.choice(cal[5]["C"]) for _ in cal[5]["C"]]
+    c6 = [rng.choice(C66) for _ in C66]
+    boot.append(cal[5]["total"] / (cal[5]["F"] * mean(c5)) * F66 * mean(c6))
 boot.sort()
-lo95, hi95 = boot[int(0.025 * B)], boot[int(0.975 * B) - 1]
+lo, hi = boot[int(0.025 * len(boot))], boot[int(0.975 * len(boot)) - 1]
 
 
-def lognormal(xs):
-    ls = [math.log(x) for x in xs if x > 0]
-    mu = mean(ls)
-    sd = statistics.stdev(ls) if len(ls) > 1 else 0.0
-    return mu, sd, math.exp(mu + sd * sd / 2)
+def days(nodes):
+    return nodes / rate / 86400
 
 
-day = 86400.0
-def cpu_days(nodes):
-    return nodes / rate1 / day
-
-
-def fmt(x):
+def g(x):
     return f"{x:.3g}"
 
 
-# The second method: the cost of a node against its seeds on the board.
-pts = [(int(r["seeds"]), int(r["nodes"])) for r in cal[4]["rows"] + cal[5]["rows"] +
-       rows_of("5.children") + done66 if int(r["nodes"]) > 0]
-def fit(ps):
-    xs = [x for x, _ in ps]; ys = [math.log(y) for _, y in ps]
-    mx, my = mean(xs), mean(ys)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / max(sum((x - mx) ** 2 for x in xs), 1e-9)
-    a = my - b * mx
-    res = [y - a - b * x for x, y in zip(xs, ys)]
-    sig = math.sqrt(sum(e * e for e in res) / max(len(res) - 2, 1))
-    return a, b, sig
-def total_by_fit(a, b, sig, s, k):
-    return k * sum(math.exp(a + b * int(r["seeds"]) + sig * sig / 2) for r in units(s))
-a, b, sig = fit(pts)
-R66 = total_by_fit(a, b, sig, 6, k5)
-R65 = total_by_fit(a, b, sig, 5, k5)
-R65_k4 = total_by_fit(a, b, sig, 5, k4)
-rb = []
-for _ in range(B):
-    ps = [rng.choice(pts) for _ in pts]
-    if len({x for x, _ in ps}) < 2:
-        continue
-    aa, bb, ss = fit(ps)
-    rb.append(total_by_fit(aa, bb, ss, 6, k5))
-rb.sort()
-rlo, rhi = rb[int(0.025 * len(rb))], rb[int(0.975 * len(rb)) - 1]
-seeds66 = [int(r["seeds"]) for r in units(6)]
-out = open("results/predict-66.md", "w")
-P = lambda *a: print(*a, file=out)
-P("# Kalah(6,6), standard rule: a prediction of the solve by work units\n")
-P("Predicted from measurement, not solved. `scripts/predict-66` regenerates this page and "
-  "`results/predict-66.csv` (the (6,6) sample). Times were taken on a shared 2-core machine "
-  "(another session and a CI run were using it): node counts are the measure, CPU follows "
-  "from the node rate below.\n")
-P("**Result** (second method below; the first, Knuth's probe, failed its check): "
-  f"{R66:.2g} nodes, {cpu_days(R66):.2g} CPU-days (bootstrap 95%: {cpu_days(rlo):.2g} .. "
-  f"{cpu_days(rhi):.2g}) at {rate1 / 1e6:.2f} M nodes/s a core, with the 30-seed database; "
-  "an extrapolation in seed count from Kalah(6,4)/(6,5), on small samples.\n")
-P("## Method\n")
-P("The decomposed solve (`sow solve --ledger`, frontier 4 plies, doc/ledger.md) asks "
-  "null-window questions about frontier nodes, only those alpha-beta's walk above the "
-  "frontier needs. Its cost is predicted as\n")
-P("    total = kappa x F x mean C\n")
-P("where F is the number of frontier units (`sow units list`), C the cost in nodes of "
-  "solving a unit exactly (MTD(f), table cleared: `sow units probe`) for a uniform random "
-  "sample of units, and kappa the share of that \"every unit exactly\" work the decomposed "
-  "solve really does, measured on a board small enough to run: kappa = (nodes of every unit "
-  "the ledger asked) / (F x mean C). A (6,6) unit is too big to solve in the time of a "
-  "sample, so a unit over a budget of B66 nodes is estimated by Knuth's (1975) random probe: "
-  "`sow units probe --descend` gives up on it and goes to one of its children uniformly at "
-  "random, and so on until a node is solved within the budget; then C^ = rho^levels x "
-  "(product of the move counts on the way) x C(node solved). With rho = 1 this is Knuth's "
-  "unbiased estimate of solving every child exactly; alpha-beta solves a node for less than "
-  "all its children, by the factor rho = sum C(unit) / sum (moves x C(random child)), "
-  "measured on (6,5) by solving one random child of each sampled unit.\n")
-P("The check: kappa measured on (6,4) predicts (6,5)'s decomposed solve from (6,5)'s "
-  "sample, against the (6,5) solve run here. Every solve uses the same endgame database "
-  f"(up to {E.get('DB_SEEDS', '30')} seeds, `{E.get('DB_DIR', '')}`), {threads} thread(s).\n")
-P("## Calibration: Kalah(6,4) and (6,5)\n")
-P("| board | value | units F | units asked | their nodes | solve nodes (with ordering) | sample n | mean C | median C | kappa |")
-P("|---|---|---|---|---|---|---|---|---|---|")
-for s, k in ((4, k4), (5, k5)):
-    c = cal[s]
-    cs = [C(r) for r in c["rows"]]
-    P(f"| (6,{s}) | {c['value']:+d} | {c['F']} | {c['asked']} | {c['unit_nodes']:,} | {c['total']:,} | "
-      f"{len(cs)} | {mean(cs):,.0f} | {statistics.median(cs):,.0f} | {k:.2e} |")
-P(f"\nCheck: kappa(6,4) x F(6,5) x mean C(6,5) = {pred65:,.0f} nodes predicted for (6,5)'s units, "
-  f"measured {cal[5]['unit_nodes']:,}: ratio {pred65 / cal[5]['unit_nodes']:.2f} "
-  f"(kappa(6,5) / kappa(6,4) = {k5 / k4:.2f}).\n")
-P("A unit over the budget costs more than the budget (1 thread, a cleared table: its cost "
-  "is deterministic), so its estimate is floored at the budget B66.\n")
-P(f"rho (alpha-beta against every child, one level, (6,5)): {rho:.3f} "
-  f"({sum(1 for c in ch5 if c)} units with one random child solved each).\n")
-mu5, sd5, _ = lognormal([C(r) for r in r5])
-P(f"Cost distribution of a (6,5) unit: log-normal fit mu = {mu5:.2f}, sigma = {sd5:.2f} "
-  f"(ln nodes; median {math.exp(mu5):,.0f} nodes).\n")
-P("## Kalah(6,6), first method: Knuth's random probe (rejected below)\n")
-P(f"F = {F66} units at 4 plies; sample: {len(rows66)} units drawn uniformly (at most "
-  f"{E.get('N66')} and {E.get('T66')} s), budget B66 = {int(E.get('B66', '0')):,} nodes per "
-  f"probe; {len(done66)} estimated (a probe that reaches 12 plies unsolved gives none).\n")
-if est66:
-    mu, sd, lnmean = lognormal(est66)
-    P("| | nodes | CPU-days at the rate below |")
-    P("|---|---|---|")
-    P(f"| mean C^ of a unit | {m66:.3g} | {cpu_days(m66):.3g} |")
-    P(f"| predicted total, kappa(6,5) | **{T66:.3g}** | **{cpu_days(T66):.3g}** |")
-    P(f"| bootstrap 95% interval | {lo95:.3g} .. {hi95:.3g} | {cpu_days(lo95):.3g} .. {cpu_days(hi95):.3g} |")
-    P(f"| with kappa(6,4) instead | {T66_k4:.3g} | {cpu_days(T66_k4):.3g} |")
-    P(f"| rho = {rg:.3f}, the geometric mean of the units' own ratios | {T66_geo:.3g} | {cpu_days(T66_geo):.3g} |")
-    P(f"| no floor at the budget (Knuth x rho^levels only) | {T66_raw:.3g} | {cpu_days(T66_raw):.3g} |")
-    P(f"| lower bound of the method: each unit over budget counted at the budget | {T66_floor:.3g} | {cpu_days(T66_floor):.3g} |")
-    P(f"| log-normal fit's mean instead of the sample mean | {k5 * F66 * lnmean:.3g} | {cpu_days(k5 * F66 * lnmean):.3g} |")
-    P(f"\nLog-normal fit of C^: mu = {mu:.2f}, sigma = {sd:.2f} (ln nodes); the sample's "
-      f"largest unit is {max(est66) / sum(est66):.0%} of its sum: heavy-tailed, so the "
-      "mean (and the interval) rests on a few units.\n")
-    P(f"Node rate: {rate1 / 1e6:.2f} M nodes/s per core, the probes' nodes over their CPU "
-      f"({threads} thread, this machine, shared). Cluster for one week at that rate, perfect "
-      f"scaling: {cpu_days(T66) / 7:.0f} cores (interval {cpu_days(lo95) / 7:.0f} .. "
-      f"{cpu_days(hi95) / 7:.0f}); with the speculation waste measured for MPI "
-      "(results/ledger.md: 3 ranks asked about 1.5x the units) about 1.5 times that. "
-      "Each machine of the cluster holds the 11 GB database once (the files are mmap'ed "
-      "and shared by its ranks).\n")
-P("## Kalah(6,6), second method: cost against seeds on the board (the prediction)\n")
-P(f"The Knuth probe's estimate above is not credible: it predicts the (6,6) solve at "
-  f"{T66:.3g} nodes, less than the measured (6,5) decomposed solve "
-  f"({cal[5]['unit_nodes']:.3g}), and a (6,6) unit at about its budget while the mean "
-  f"(6,5) unit costs {mean(C(r) for r in r5):.3g}. rho = {rho:.2f} raised to the "
-  "number of levels descended (up to 8) shrinks the product of the move counts far more "
-  "than alpha-beta does over several levels: one level's rho does not compound. It is "
-  "kept above as a measured negative result.\n")
-P(f"Second method: ln C = a + b x seeds, fitted by least squares to every node solved "
-  f"exactly here ({len(pts)}: the (6,4) and (6,5) samples, the (6,5) children, the (6,6) "
-  f"probes' final nodes): a = {a:.2f}, b = {b:.3f} (x{math.exp(b):.2f} a seed), residual "
-  f"sigma = {sig:.2f}. Each frontier unit's expected cost is exp(a + b s + sigma^2/2) at "
-  f"its seeds s on the board ((6,6) units: {min(seeds66)}..{max(seeds66)} seeds, mean "
-  f"{mean(seeds66):.1f}, beyond the fitted data's {min(x for x, _ in pts)}..{max(x for x, _ in pts)}: "
-  "an extrapolation), summed over the F units and multiplied by kappa.\n")
-P("| | nodes | CPU-days |")
-P("|---|---|---|")
-P(f"| (6,5), in-sample check, kappa(6,5) | {R65:.3g} (measured {cal[5]['unit_nodes']:.3g}) | |")
-P(f"| (6,5) with kappa(6,4) | {R65_k4:.3g} (measured {cal[5]['unit_nodes']:.3g}) | |")
-P(f"| **(6,6), kappa(6,5)** | **{R66:.3g}** | **{cpu_days(R66):.3g}** |")
-P(f"| bootstrap 95% interval (the points resampled) | {rlo:.3g} .. {rhi:.3g} | {cpu_days(rlo):.3g} .. {cpu_days(rhi):.3g} |")
-P(f"| (6,6), kappa(6,4) | {R66 * k4 / k5:.3g} | {cpu_days(R66 * k4 / k5):.3g} |")
-P(f"\nAt {rate1 / 1e6:.2f} M nodes/s a core (the probes' rate): one core would finish in "
-  f"{cpu_days(R66):.2g} days ({cpu_days(rlo):.2g} .. {cpu_days(rhi):.2g}); finishing in a week "
-  f"takes {max(1, math.ceil(cpu_days(rhi) * 1.5 / 7))} core(s) even at the interval's top with "
-  "the 1.5x MPI speculation of results/ledger.md: no cluster is needed unless the "
-  "extrapolation is far off; the machine needs the 30-seed database's 11 GB of memory.\n")
-P("## Assumptions and limits\n")
-P("- The second method's fit underpredicts its own (6,5) in-sample check (see its table), "
-  "and its high-seed points are the (6,6) probes' final nodes, which were selected for "
-  "being solvable within the budget (cheap for their seed count): both say the (6,6) figure "
-  "is more likely low than high. The samples are small (10 (6,5) units, a few (6,6) "
-  "probes in the time box) and the (6,5) costs are heavy-tailed (one unit of 10 cost 1.1e9 "
-  "nodes, four times the whole decomposed (6,5) solve).\n")
-P("- kappa is measured on smaller boards and assumed to carry over to (6,6); the check "
-  "above is how well it carried from (6,4) to (6,5). It is not part of the interval.\n"
-  "- rho is measured one level below the (6,5) frontier and applied at every level of the "
-  "(6,6) probes (rho^levels): an error in rho compounds with depth.\n"
-  "- A unit's table is cleared (independent samples); a real worker keeps its table across "
-  "units, so units cost less there. Units are solved exactly here, while the solve asks "
-  "null-window questions: kappa absorbs both differences as measured on (6,4)/(6,5).\n"
-  "- The database: 30 seeds here. Rawlings (2015) solved Kalah(6,6) with empty capture in "
-  "106 CPU-days and 55 trillion nodes with 34-seed databases: a larger database cuts the "
-  "search below it, so his node count is not directly comparable.\n"
-  "- The budget check is every 50 ms of a probe, so whether a unit near the budget is "
-  "solved or descended can vary between runs; node counts are otherwise deterministic "
-  "with 1 thread.\n")
-commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-P(f"---\n`scripts/predict-66` (N64={E.get('N64')} N65={E.get('N65')} N66={E.get('N66')} "
-  f"T66={E.get('T66')} B66={E.get('B66')} THREADS={threads} SEED={E.get('SEED')}), "
-  f"{datetime.date.today()}, {platform.node()} ({os.cpu_count()} CPUs, shared), commit {commit}")
-out.close()
+def n(x):
+    return f"{x:,}"
 
-with open("results/predict-66.csv", "w", newline="") as f:
-    w = csv.writer(f)
-    w.writerow(["board", "line", "final", "levels", "factor", "seeds", "done", "value", "nodes",
-                "cpu", "spent_nodes", "estimate"])
-    for s, rows in ((4, cal[4]["rows"]), (5, cal[5]["rows"]), (6, rows66)):
-        for r in rows:
-            est = knuth(r, rho) if r["done"] == "1" else ""
-            w.writerow([f"6,{s}", r["line"], r["final"], r["levels"], r["factor"], r["seeds"],
-                        r["done"], r["value"], r["nodes"], r["cpu"], r["spent_nodes"],
-                        f"{est:.6g}" if est != "" else ""])
-print(open("results/predict-66.md").read())
+
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                        text=True).stdout.strip()
+dirty = subprocess.run(["git", "status", "--porcelain", "--", ".", ":!results"],
+                       capture_output=True, text=True).stdout.strip()
+date = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
+nc = os.cpu_count()
+params = " ".join(f"{k}={E[k]}" for k in ("DEPTH", "N64", "N65", "N66", "T66", "B66", "THREADS",
+                                           "DB_SEEDS", "SEED"))
+L = []
+w = L.append
+w("# Kalah(6,6), standard rule: a prediction of the solve by work units\n")
+w("Predicted from measurement, not solved. `scripts/predict-66` regenerates this page and "
+  "`results/predict-66.csv` (every unit solved for it). Node counts are the measure (one "
+  "thread, a cleared table per unit: deterministic); CPU follows from the probes' node rate.\n")
+R5, R4 = cal[5]["R"], cal[4]["R"]
+main, main_lo, main_hi = pred_fit / R5, lo / R5, hi / R5
+w(f"**Prediction** for `sow solve kalah --pits 6 --seeds 6 --ledger FILE` (the default "
+  f"frontier, 4 plies) with the {E['DB_SEEDS']}-seed database: {g(main)} nodes, "
+  f"**{days(main):.1f} CPU-days** at {rate / 1e6:.2f} M nodes/s a core. Lower bound of the "
+  f"method: {g(pred_floor / R5)} nodes, {days(pred_floor / R5):.1f} CPU-days (every unit over "
+  f"the sample's budget counted at the budget), bootstrap 95% interval of that bound "
+  f"{days(main_lo):.1f} .. {days(main_hi):.1f} CPU-days. The same solve at frontier {DEPTH} "
+  f"(where the sample was taken) would cost {R5:.2f} times as much: {g(pred_fit)} nodes, "
+  f"{days(pred_fit):.1f} CPU-days.\n")
+week = days(main) / 7
+w(f"A week on a cluster at that rate with perfect scaling: about {math.ceil(week)} "
+  f"core{'s' if math.ceil(week) != 1 else ''}; every machine holds the {E['DB_SEEDS']}-seed "
+  "database once (11 GB, mmap'ed and shared by its ranks). results/ledger.md measured the "
+  "speculation of MPI workers at about 1.5x the units with 3 ranks, and the units are not "
+  "equal: the largest sets the wall-clock floor.\n")
+w("## Method\n")
+w(f"The decomposed solve (`sow solve --ledger --frontier {DEPTH}`, doc/ledger.md) asks "
+  "null-window questions about frontier nodes, only those alpha-beta's walk above the "
+  "frontier needs, and keeps its table across units. Its cost is predicted as\n")
+w("    total = kappa x F x mean C\n")
+w(f"where F is the number of units at {DEPTH} plies (`sow units list`: lines of play; a "
+  "position reached by two lines counts twice), C the cost in nodes of solving a unit "
+  "exactly from a cleared table (`sow units probe`) for a uniform random sample of units, "
+  "and kappa the share of that \"every unit exactly\" work the decomposed solve really does "
+  "(its whole node count, the walk's ordering searches included), measured on boards small "
+  f"enough to run. The frontier is deep enough that a (6,6) unit is solved in minutes: at "
+  "4 plies a single (6,6) unit (the first one the solve asks, `1,2,2,4`, \">= -1?\") was "
+  "still open after 2.9e9 nodes (1054 CPU s, 2 threads; doc/experiments.md), which is what "
+  "sank the earlier versions of this page (Knuth's random probe, and a fit of cost against "
+  "seeds extrapolated from (6,5)).\n")
+w(f"The check: kappa measured on (6,4) predicts (6,5)'s decomposed solve from (6,5)'s sample. "
+  f"Every solve uses the same endgame database (up to {E['DB_SEEDS']} seeds), "
+  f"{E['THREADS']} thread(s).\n")
+w("## Calibration: Kalah(6,4) and (6,5)\n")
+w(f"| board | value | units F | units asked | their nodes | whole solve's nodes | CPU s | "
+  f"sample n | mean C | median C | largest / sum | kappa | frontier 4: nodes | R |")
+w("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+for s in (4, 5):
+    c = cal[s]
+    w(f"| (6,{s}) | {c['value']:+d} | {n(c['F'])} | {n(c['asked'])} | {n(c['unit_nodes'])} | "
+      f"{n(c['total'])} | {c['cpu']:.1f} | {len(c['C'])} | {n(round(mean(c['C'])))} | "
+      f"{n(round(statistics.median(c['C'])))} | {max(c['C']) / sum(c['C']):.0%} | "
+      f"{c['kappa']:.3g} | {n(c['total4'])} | {c['R']:.2f} |")
+w("")
+w(f"R: the decomposed solve at frontier {DEPTH} against the same at 4 plies (nodes). A deeper "
+  "frontier asks more, smaller questions, each searched from its own root, so less of the "
+  "work is shared.\n")
+w(f"Check: kappa(6,4) x F(6,5) x mean C(6,5) = {n(round(check))} nodes predicted for (6,5)'s "
+  f"decomposed solve, measured {n(cal[5]['total'])}: ratio {check / cal[5]['total']:.2f} "
+  f"(kappa(6,5) / kappa(6,4) = {k5 / k4:.2f}).\n")
+w("## Kalah(6,6): the sample\n")
+w(f"F = {n(F66)} units at {DEPTH} plies; {len(rows66)} drawn uniformly and solved with a budget "
+  f"of {g(B66)} nodes each (in {E.get('JOBS', '2')} processes at once, one thread each, "
+  f"at most {E['T66']} s each): {len(exact)} solved, {len(cens)} over the budget "
+  "(censored).\n")
+w(f"| | nodes a unit | frontier {DEPTH}: nodes | CPU-days | frontier 4 (/ R(6,5)): nodes | CPU-days |")
+w("|---|--:|--:|--:|--:|--:|")
+def row(name, unit, p, bold=False):
+    b = "**" if bold else ""
+    w(f"| {name} | {unit} | {g(p)} | {days(p):.2f} | {b}{g(p / R5)}{b} | {b}{days(p / R5):.2f}{b} |")
+row("sample mean, units over the budget at the budget (lower bound)", g(mean_floor), pred_floor)
+w(f"| bootstrap 95% interval of that | | {g(lo)} .. {g(hi)} | {days(lo):.2f} .. {days(hi):.2f} | "
+  f"{g(lo / R5)} .. {g(hi / R5)} | {days(lo / R5):.2f} .. {days(hi / R5):.2f} |")
+if fit:
+    row(f"log-normal by maximum likelihood, censoring included (mu {fit[0]:.2f}, sigma "
+        f"{fit[1]:.2f}, ln nodes): its mean", g(mean_fit), pred_fit, True)
+row("kappa(6,4) instead of kappa(6,5), log-normal mean", "", k4 * F66 * mean_fit)
+w("")
+med = statistics.median(C66)
+w(f"Median unit {g(med)} nodes; the sample's largest unit is {max(C66) / sum(C66):.0%} of its "
+  f"sum. Node rate: {rate / 1e6:.2f} M nodes/s a core (the (6,6) probes' nodes over their CPU, "
+  "one thread, this machine, two probes at once).\n")
+w("## Assumptions and limits\n")
+w("- kappa and R are measured on (6,4) and (6,5) and assumed to carry over to (6,6); the check "
+  "above says how well kappa carried from (6,4) to (6,5), and R(6,4) against R(6,5) how "
+  "stable R is. Neither is in the interval.")
+w("- The costs are heavy-tailed: the mean rests on a few large units, and a censored unit's "
+  "cost is only known to exceed the budget. The log-normal fit is a model of that tail; the "
+  "lower bound needs no model.")
+w("- A unit's table is cleared here (independent samples); the real solve keeps its table, "
+  "and asks null-window questions rather than exact values: kappa absorbs both, as measured.")
+w("- Units are lines: F counts a transposed position once per line, and so does the sample, "
+  "consistently on every board.")
+w(f"- For scale: Rawlings (2015) solved Kalah(6,6) with the empty-capture rule in 106 CPU-days "
+  "and 55 trillion nodes with 34-seed databases (en.wikipedia.org, Kalah); a different rule, "
+  "solver and database, so not comparable node for node.")
+w("")
+w("---")
+w(f"`scripts/predict-66` ({params}), {date}, {platform.node() or 'vm'} ({nc} CPUs), "
+  f"commit {commit}{' (uncommitted changes)' if dirty else ''}")
+os.makedirs("results", exist_ok=True)
+with open("results/predict-66.md.tmp", "w") as f:
+    f.write("\n".join(L) + "\n")
+os.replace("results/predict-66.md.tmp", "results/predict-66.md")
+with open("results/predict-66.csv.tmp", "w", newline="") as f:
+    cw = csv.writer(f)
+    cw.writerow(["board", "depth", "line", "seeds", "done", "nodes", "cpu"])
+    for s in (4, 5):
+        for r in rows_of(f"{s}.sample.csv"):
+            cw.writerow([f"6,{s}", DEPTH, r["line"], r["seeds"], r["done"], r["nodes"], r["cpu"]])
+    for r in rows66:
+        cw.writerow(["6,6", DEPTH, r["line"], r["seeds"], r["done"], r["nodes"], r["cpu"]])
+os.replace("results/predict-66.csv.tmp", "results/predict-66.csv")
+print(f"predict-66: {g(pred_fit)} nodes ({days(pred_fit):.2f} CPU-days), lower bound "
+      f"{g(pred_floor)}", file=sys.stderr)
