@@ -90,6 +90,15 @@ has err '^plan: .*threads?, memory'
 has err '^plan: table'
 has err '^plan: (no )?(database|trial|a 2 s search)'
 
+# --plan: the decisions on stdout, nothing solved; as JSON too.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan
+grep -q '^database: 6 seeds' "$T/out" || fail "--plan: $(cat "$T/out")"
+grep -q '^moves:\|^best:' "$T/out" && fail "--plan solved: $(cat "$T/out")"
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["db_seeds"] == 6 and d["root_in_db"] is False and "value" not in d, d' "$T/out" \
+  || fail "--plan --json: $(cat "$T/out")"
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --plan --reference
+
 # Ctrl-C: the bounds proven so far and the best move, exit 130. The same
 # run checks that --memory 1 says it drops the database, and that progress
 # reaches a log (stderr not a terminal) after about a second, without ETA.

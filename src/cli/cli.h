@@ -118,6 +118,10 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position);
 bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, char *err,
                         size_t errsize);
 
+/* A JSON string of s, quoted and escaped (quote, backslash, control
+ * characters), to f. */
+void cli_fjson_string(FILE *f, const char *s);
+
 /* JSON fragments: the game description keys (game, pits, seeds, variant). */
 void cli_json_game(const cli_game *cg);
 const char *cli_outcome_name(sow_outcome o);

@@ -44,14 +44,6 @@ static sow_ledger *open_or_fail(const char *path, sow_ledger_id *id)
     return l;
 }
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++)
-        printf((unsigned char)*s < 0x20 || *s == '"' || *s == '\\' ? "\\u%04x" : "%c", *s);
-    putchar('"');
-}
-
 static void variant_text(unsigned v, char *buf, size_t size)
 {
     size_t at = 0;
@@ -81,12 +73,12 @@ static int status(const char *path, bool json)
     variant_text(id.cfg.variant, var, sizeof var);
     if (json) {
         printf("{\"ledger\":");
-        json_string(path);
+        cli_fjson_string(stdout, path);
         printf(",\"game\":\"%s\",\"pits\":%d,\"seeds\":%d,\"variant\":", sow_game_name(id.cfg.game),
                id.cfg.pits, id.cfg.seeds);
-        json_string(var);
+        cli_fjson_string(stdout, var);
         printf(",\"position\":");
-        json_string(id.position);
+        cli_fjson_string(stdout, id.position);
         printf(",\"depth\":%d,\"runs\":%d,\"done\":%llu,\"open\":%llu,\"lost\":%llu,"
                "\"nodes\":%llu,\"cpu\":%.6f,\"lower\":%d,\"upper\":%d,\"solved\":%s,\"value\":",
                id.depth, st.runs, (unsigned long long)st.done, (unsigned long long)st.open,

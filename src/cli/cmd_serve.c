@@ -68,20 +68,6 @@ static void on_signal(int sig)
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
-/* A JSON string, escaped: error messages echo the request. */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c < 0x20 || *c == 0x7f)
-            fprintf(f, "\\u%04x", *c);
-        else
-            fputc(*c, f);
-    }
-    fputc('"', f);
-}
 
 static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const char *type,
                                 char *buf, size_t len)
@@ -132,7 +118,7 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     if (!answer_open(&a))
         return MHD_NO;
     fprintf(a.f, "{\"error\":");
-    json_string(a.f, msg);
+    cli_fjson_string(a.f, msg);
     fprintf(a.f, ",\"status\":%u}\n", status);
     return answer_send(c, &a, status);
 }

@@ -22,7 +22,8 @@ static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
-    "                 [--value-only] [--reference] [--quiet] [--verbose] [--json]\n"
+    "                 [--value-only] [--reference] [--quiet] [--verbose] [--plan]\n"
+    "                 [--json]\n"
     "                 [--ledger FILE [--frontier D] [--mpi]]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
@@ -54,6 +55,8 @@ static const char usage[] =
     "                      --memory bounds its memo table)\n"
     "  --quiet             no progress on stderr\n"
     "  --verbose           the plan's decisions and their reasons on stderr\n"
+    "  --plan              print the plan (threads, memory, table, database and\n"
+    "                      their reasons; with --json one object) and stop\n"
     "  --ledger FILE       solve by work units (sow/units.h), every answer written\n"
     "                      at once to the SQLite ledger FILE: created if missing,\n"
     "                      resumed if it holds this solve (after a kill or Ctrl-C),\n"
@@ -396,12 +399,11 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
                    cli_outcome_name(r.outcome), best);
         else
             printf(",\"value\":null,\"outcome\":null,\"best\":null");
-        printf(",\"lower\":%d,\"upper\":%d,\"interrupted\":%s,\"ledger\":\"", 
+        printf(",\"lower\":%d,\"upper\":%d,\"interrupted\":%s,\"ledger\":",
                sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
                done ? "false" : "true");
-        for (const char *c = path; *c; c++)
-            printf((unsigned char)*c < 0x20 || *c == '"' || *c == '\\' ? "\\u%04x" : "%c", *c);
-        printf("\",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"reused\":%llu,"
+        cli_fjson_string(stdout, path);
+        printf(",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"reused\":%llu,"
                "\"nodes\":%llu,\"cpu\":%.6f,\"manager_cpu\":%.6f,\"seconds\":%.6f,"
                "\"threads\":%d,\"tt_mb\":%zu,\"ranks\":%d,\"workers_lost\":%d,\"db\":",
                depth, (unsigned long long)r.frontier, (unsigned long long)r.units,
@@ -459,13 +461,43 @@ static int solve_mpi(cli_game *cg, const sow_plan *plan, const char *path, int d
     return status;
 }
 
+/* --plan: the decisions, and stop. */
+static int print_plan(const cli_game *cg, const sow_plan *p)
+{
+    if (!cg->json) {
+        printf("board: %d seeds\nthreads: %d\nmemory: %.0f MB\ntable: %zu MB\n"
+               "database: %d seeds, %.0f MB%s\ntrial: %.1f s\nwhy database: %s\n"
+               "why table: %s\nwhy trial: %s\n",
+               p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
+               p->db_seeds, (double)p->db_bytes / 1048576.0,
+               p->root_in_db ? " (holds the position itself)" : "", p->trial_seconds, p->why_db,
+               p->why_tt, p->why_trial);
+        return 0;
+    }
+    printf("{");
+    cli_json_game(cg);
+    printf(",\"seeds_on_board\":%d,\"threads\":%d,\"memory_mb\":%.0f,\"tt_mb\":%zu,"
+           "\"db_seeds\":%d,\"db_bytes\":%llu,\"root_in_db\":%s,\"trial_seconds\":%.1f,"
+           "\"why_db\":",
+           p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
+           p->db_seeds, (unsigned long long)p->db_bytes, p->root_in_db ? "true" : "false",
+           p->trial_seconds);
+    cli_fjson_string(stdout, p->why_db);
+    printf(",\"why_tt\":");
+    cli_fjson_string(stdout, p->why_tt);
+    printf(",\"why_trial\":");
+    cli_fjson_string(stdout, p->why_trial);
+    printf(",\"db_degraded\":%s}\n", p->db_degraded ? "true" : "false");
+    return 0;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL,
                *ledger = NULL, *frontier = NULL;
     bool quiet = false, verbose = false, reference = false, nodb = false, value_only = false,
-         mpi = false;
+         mpi = false, plan_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             {"memory", OPT_STRING, &memory},
                             {"threads", OPT_STRING, &threads},
@@ -477,6 +509,7 @@ int cmd_solve(int argc, char **argv)
                             {"reference", OPT_FLAG, &reference},
                             {"quiet", OPT_FLAG, &quiet},
                             {"verbose", OPT_FLAG, &verbose},
+                            {"plan", OPT_FLAG, &plan_only},
                             {"ledger", OPT_STRING, &ledger},
                             {"frontier", OPT_STRING, &frontier},
                             {"mpi", OPT_FLAG, &mpi},
@@ -527,6 +560,8 @@ int cmd_solve(int argc, char **argv)
         cli_fail("solve: --ledger: the game is over, there is nothing to solve");
     if (ledger)
         lim.value_only = true;
+    if (reference && plan_only)
+        cli_fail("solve: --plan excludes --reference (which has no plan)");
     if (reference) {
         if (threads || ttmb || dbdir || dbseeds || value_only || nodb)
             cli_fail("solve: --reference takes only the game options and --memory");
@@ -537,6 +572,8 @@ int cmd_solve(int argc, char **argv)
     sow_plan plan;
     if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan) != SOW_OK)
         cli_fail("solve: %s", plan.error);
+    if (plan_only)
+        return print_plan(&cg, &plan);
     if (verbose)
         fprintf(stderr, "plan: %d thread%s, memory %.0f MB\nplan: %s\nplan: %s\nplan: %s\n",
                 plan.limits.threads, plural(plan.limits.threads),

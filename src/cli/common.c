@@ -371,6 +371,20 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     free(err);
 }
 
+void cli_fjson_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
 void cli_json_game(const cli_game *cg)
 {
     cli_fjson_game(stdout, cg);
