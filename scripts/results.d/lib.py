@@ -140,10 +140,20 @@ def progress(msg):
     print(f"  {msg}", file=sys.stderr, flush=True)
 
 
-def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()):
+def plan(game, m, n, variant=""):
+    """`sow solve --plan --json` for the board with the set's threads and
+    memory: the plan's decisions (a dict)."""
+    args = [SOW, "solve", game, "--pits", str(m), "--seeds", str(n)] + \
+        (["--variant", variant] if variant else []) + \
+        ["--threads", str(THREADS), "--memory", MEMORY, "--plan", "--json"]
+    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+
+
+def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=(), skip=None):
     """Solves one board with `sow solve ... --json` under /usr/bin/time -v,
     at most CELL_SECONDS of wall clock: then SIGINT, and sow prints the
-    bounds it has proven, which the row keeps. Returns the row (a dict)."""
+    bounds it has proven, which the row keeps. skip: a reason not to run
+    it. Returns the row (a dict)."""
     seeds = 2 * m * n
     # Every root move's value (all best moves) while it is cheap; above
     # 48 seeds the root value alone (one best move), which costs a
@@ -162,6 +172,10 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
            "cell_seconds": f"{CELL_SECONDS:g}"}
     if MAX_BOARD and seeds > MAX_BOARD:
         row["status"] = f"not run: over {MAX_BOARD} seeds on the board ({SET} set)"
+        row["value_md"] = "not run"
+        return row
+    if skip:
+        row["status"] = f"not run: {skip}"
         row["value_md"] = "not run"
         return row
     progress(f"{cmd}")
