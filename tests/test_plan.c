@@ -300,6 +300,54 @@ static void test_cycles(void **state)
     assert_non_null(strstr(p.why_db, "the complete one (20) needs --memory"));
 }
 
+/* The smallest memory (whole MB) for which the plan of g's start holds
+ * the complete database, with db_dir as given. */
+static int complete_mb(const sow_game *g, const char *dir)
+{
+    for (int mb = 2; mb < 1024; mb++) {
+        sow_limits lim = {.memory = (uint64_t)mb * MB, .threads = 1, .db_dir = dir};
+        sow_plan p;
+        sow_pos x;
+        sow_game_start(g, &x);
+        if (sow_plan_make(g, &x, &lim, &p) == SOW_OK && p.root_in_db)
+            return mb;
+    }
+    return -1;
+}
+
+/* Levels a --db folder holds cost a game with cycles no builder's scratch
+ * (nor build time): the complete database fits a smaller budget, and the
+ * database then loads within it. */
+static void test_cycles_folder(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_TOGUZ, 3, 4, 0);
+    char dir[] = "/tmp/sow-test-cycles-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    int without = complete_mb(&g, NULL), empty = complete_mb(&g, dir);
+    assert_true(without > 0);
+    assert_int_equal(empty, without);
+    sow_db_options o = {.threads = 1};
+    sow_db *db;
+    char why[256];
+    assert_int_equal(sow_db_open(&g, 24, dir, &o, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    assert_int_equal(sow_db_dir_levels(&g, dir), 24);
+    int with = complete_mb(&g, dir);
+    assert_true(with > 0 && with < without);
+    sow_limits lim = {.memory = (uint64_t)with * MB, .threads = 1, .db_dir = dir};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    assert_int_equal(p.db_files, 24);
+    assert_non_null(strstr(p.why_db, "from the folder's files"));
+    sow_oracle orc;
+    assert_int_equal(sow_plan_open_db(&g, &p, NULL, &db, &orc, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Every move's value costs more search: a database at least as large, a
  * bigger table at the same excess. More threads build faster in
  * proportion than they search: a database at least as large. */
@@ -726,6 +774,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_db),
         cmocka_unit_test(test_db_dir),
         cmocka_unit_test(test_cycles),
+        cmocka_unit_test(test_cycles_folder),
         cmocka_unit_test(test_value_only_and_threads),
         cmocka_unit_test(test_solve_paths),
         cmocka_unit_test(test_solve_db_dir),

@@ -190,6 +190,11 @@ unsigned sow_db_variant(const sow_game *g);
  * "kalah-m6-empty-capture-k24.sowdb". */
 void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size);
 
+/* The largest K such that dir holds a file for every seed count 0..K of
+ * g's database (by name only: a file is checked when it is loaded); -1 if
+ * it holds none (or dir is not a readable folder). */
+int sow_db_dir_levels(const sow_game *g, const char *dir);
+
 /* Reads and checks a file: header (magic, version, sizes, header checksum)
  * and, unless skip_payload, the payload checksum. Fills *h. */
 sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,

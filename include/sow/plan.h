@@ -59,6 +59,8 @@ typedef struct sow_plan {
     size_t tt_mb;            /* transposition table, MB */
     int db_seeds;            /* database up to this many seeds; 0: none */
     uint64_t db_bytes;       /* its tables (sow_db_bytes) */
+    int db_files;            /* with db_dir: its files hold every seed count
+                                0..db_files (sow_db_dir_levels); -1: none */
     uint64_t db_budget;      /* what the database build may use: memory - table -
                                 threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
@@ -92,8 +94,9 @@ int sow_plan_default_threads(void);
  * seeds, beyond the entry encoding: sow_retro_max_seeds; or a board too big
  * for the exact solver's table keys: sow_search_exact). A forced
  * db_seeds above the board's seeds is lowered to them (db_degraded).
- * Pure: no allocation, no I/O (but for the defaults' system queries);
- * thread-safe. */
+ * No allocation, no I/O but for the defaults' system queries and, with
+ * db_dir, the names of the folder's files (a game with cycles needs no
+ * builder's scratch for the seed counts already there); thread-safe. */
 sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
                       sow_plan *out);
 

@@ -163,6 +163,21 @@ static void unlock_dir(const char *dir, int fd)
     close(fd);
 }
 
+int sow_db_dir_levels(const sow_game *g, const char *dir)
+{
+    int k = -1;
+    char name[128], path[4096];
+    struct stat st;
+    while (k < SOW_DB_MAX_SEEDS) {
+        sow_db_file_name(g, k + 1, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            break;
+        k++;
+    }
+    return k;
+}
+
 /* Loads seed count k from dir if its file is there: SOW_OK with
  * db->table[k] set, SOW_E_MISSING (why untouched) if there is no file, any
  * other error with a reason. */
@@ -302,8 +317,10 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         return SOW_E_LIMIT;
     }
     size_t need = sow_db_bytes(g, max_seeds);
-    if (need != SIZE_MAX)
-        need += sow_retro_scratch_bytes(g, max_seeds); /* a build's row lists and move tables */
+    /* A build's row lists and move tables (Toguz: its cycles' scratch), if
+     * the top seed count is to be built. */
+    if (need != SIZE_MAX && !(dir && sow_db_dir_levels(g, dir) >= max_seeds))
+        need += sow_retro_scratch_bytes(g, max_seeds);
     if (need == SIZE_MAX || (opt->memory && need > opt->memory)) {
         /* In GB and in the MB (2^20 bytes) the CLI's --memory counts. */
         sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB "

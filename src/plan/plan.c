@@ -186,14 +186,26 @@ static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
 }
 
 /* The memory a k-stone database of a game that cycles needs in all: its
- * tables, the builder's scratch, the table and the search. */
-static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, int k)
+ * tables, the builder's scratch (unless the folder holds level k: `have`
+ * is the largest seed count up to which it holds every file), the table
+ * and the search. */
+static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, int k, int have)
 {
     size_t bytes = sow_db_bytes(g, k);
     if (bytes == SIZE_MAX)
         return UINT64_MAX;
-    return (uint64_t)bytes + sow_retro_scratch_bytes(g, k) + table_mb(lim, board, k) * MB +
-           search_bytes(g, lim);
+    return (uint64_t)bytes + (k > have ? sow_retro_scratch_bytes(g, k) : 0) +
+           table_mb(lim, board, k) * MB + search_bytes(g, lim);
+}
+
+/* The model's seconds for building the levels of a k-stone database that a
+ * folder holding 0..have lacks. */
+static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int k, int have)
+{
+    if (k <= have)
+        return 0;
+    double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
+    return lacking / (CYCLE_BUILD_RATE * lim->threads);
 }
 
 /* Games that cycle. Above the database a search shares little between
@@ -202,30 +214,30 @@ static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, 
  * "Toguz: the complete database"), so the complete database (every stone
  * on the board) is the plan whenever it fits the memory, however long it
  * builds (its progress is shown; a time limit still bounds it): the root
- * is then one probe. Otherwise the biggest that fits and builds within
+ * is then one probe. Levels the --db folder holds cost no build and no
+ * scratch. Otherwise the biggest that fits and builds within
  * CYCLE_BUILD_SECONDS by the model, and the reason says what the complete
  * one would need. */
 static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
 {
-    int board = out->board_seeds, best = 0;
+    int board = out->board_seeds, best = 0, have = out->db_files;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
-    double rate = CYCLE_BUILD_RATE * lim->threads;
-    uint64_t need = cycle_need(g, lim, board, kmax);
-    double t_all = need == UINT64_MAX ? INFINITY : (double)sow_db_bytes(g, kmax) / rate;
+    uint64_t need = cycle_need(g, lim, board, kmax, have);
+    double t_all = need == UINT64_MAX ? INFINITY : cycle_build_seconds(g, lim, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
         (lim->time_limit <= 0 || t_all <= lim->time_limit)) {
         out->db_seeds = board;
         snprintf(out->why_db, sizeof out->why_db,
-                 "complete database, all %d stones (%.0f MB, %.0f s modelled): with cycles "
+                 "complete database, all %d stones (%.0f MB, %.0f s modelled%s): with cycles "
                  "a search above a database can blow up", board, mib(sow_db_bytes(g, board)),
-                 t_all);
+                 t_all, have >= board ? ", from the folder's files" : "");
         return SOW_OK;
     }
     double secs = 0;
     for (int k = 1; k <= kmax; k++) {
-        if (cycle_need(g, lim, board, k) > lim->memory)
+        if (cycle_need(g, lim, board, k, have) > lim->memory)
             break;
-        double t = (double)sow_db_bytes(g, k) / rate;
+        double t = cycle_build_seconds(g, lim, k, have);
         if (t > CYCLE_BUILD_SECONDS)
             break;
         best = k;
@@ -344,6 +356,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         return fail(out, SOW_E_ARG, "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb,
                     mib(L->memory));
     out->board_seeds = pit_seeds(g, pos);
+    out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
 
     sow_err e = plan_db(g, L, out);
     if (e)
@@ -423,6 +436,7 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
     out->limits.time_limit = lim->time_limit;
     out->limits.tt_mb = lim->tt_mb;
     out->board_seeds = probe.board_seeds;
+    out->db_files = -1;
     out->tt_mb = L.tt_mb;
     snprintf(out->why_trial, sizeof out->why_trial, "no trial: an analysis");
     snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: the analysis's", out->tt_mb);
@@ -717,6 +731,8 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
     sow_db_options o = {
         .threads = L->threads,
         .memory = plan->db_budget,
+        /* A database that holds the root is probed a few times only. */
+        .in_place = plan->root_in_db,
         .progress = cb->db_progress,
         .progress_ctx = cb->ctx,
         .stop = L->stop,
