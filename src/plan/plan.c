@@ -245,9 +245,11 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
     }
     out->db_seeds = best;
     char whole[96] = "";
-    if (kmax == board && need != UINT64_MAX)
+    if (kmax == board && need != UINT64_MAX) {
         snprintf(whole, sizeof whole, "; the complete one (%d) needs --memory %.0fM", board,
                  ceil(mib(need)));
+        out->db_degraded = true; /* worth saying unasked: the search may not finish */
+    }
     if (board == 0)
         snprintf(out->why_db, sizeof out->why_db, "no database: no stones on the board");
     else if (best == 0)
