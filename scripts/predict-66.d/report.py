@@ -197,7 +197,8 @@ w(f"Check: kappa(6,4) x F(6,5) x mean C(6,5) = {n(round(check))} nodes predicted
   f"(kappa(6,5) / kappa(6,4) = {k5 / k4:.2f}).\n")
 w("## Kalah(6,6): the sample\n")
 w(f"F = {n(F66)} units at {DEPTH} plies; {len(rows66)} drawn uniformly and solved with a budget "
-  f"of {g(B66)} nodes each (in {E.get('JOBS', '2')} processes at once, one thread each, "
+  f"of {g(B66)} nodes each ({E.get('JOBS', '1')} process{'es' if E.get('JOBS', '1') != '1' else ''} "
+  f"at once, one thread each, "
   f"at most {E['T66']} s each): {len(exact)} solved, {len(cens)} over the budget "
   "(censored).\n")
 w(f"| | nodes a unit | frontier {DEPTH}: nodes | CPU-days | frontier 4 (/ R(6,5)): nodes | CPU-days |")
@@ -216,7 +217,7 @@ w("")
 med = statistics.median(C66)
 w(f"Median unit {g(med)} nodes; the sample's largest unit is {max(C66) / sum(C66):.0%} of its "
   f"sum. Node rate: {rate / 1e6:.2f} M nodes/s a core (the (6,6) probes' nodes over their CPU, "
-  "one thread, this machine, two probes at once).\n")
+  f"one thread, this machine, {E.get('JOBS', '1')} probe process(es) at once).\n")
 w("## Assumptions and limits\n")
 w("- kappa and R are measured on (6,4) and (6,5) and assumed to carry over to (6,6); the check "
   "above says how well kappa carried from (6,4) to (6,5), and R(6,4) against R(6,5) how "
