@@ -71,10 +71,9 @@ int main(int argc, char **argv)
         double s = sow_retro_clock() - t0, cpu = cpu_now() - c0;
         /* A checksum of the tables: equal across thread counts. */
         uint64_t h = 0;
-        for (int k = 0; k <= K; k++) {
+        for (int k = 0; k <= K; k++)
             for (uint64_t i = 0, n = sow_retro_level_size(&g, k); i < n; i += 4099)
                 h = h * 31 + (uint8_t)db->table[k][i];
-        }
         printf("{\"game\":\"%s\",\"variant\":\"%s\",\"pits\":%d,\"max_seeds\":%d,\"threads\":%d,"
                "\"positions\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"positions_per_s\":%.0f,"
                "\"positions_per_cpu_s\":%.0f,\"sample_hash\":"

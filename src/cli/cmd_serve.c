@@ -68,7 +68,6 @@ static void on_signal(int sig)
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
-
 static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const char *type,
                                 char *buf, size_t len)
 {

@@ -31,8 +31,9 @@ static const char usage[] =
     "loss for the player to move, tie-break included), every legal move's\n"
     "value, a best move and a principal variation. The solver is MTD(f) over\n"
     "alpha-beta with a transposition table, endgame-database probes (every\n"
-    "game; toguz's are solved with cycles) and OpenMP threads (doc/search.md). Ctrl-C stops it\n"
-    "and prints the bounds proven so far and the best move found (exit 130).\n"
+    "game; Toguz's solve its cycles) and OpenMP threads (doc/search.md).\n"
+    "Ctrl-C stops it and prints the bounds proven so far and the best move\n"
+    "found (exit 130).\n"
     "\n" CLI_GAME_HELP
     "  --threads T         search and build threads, 1..1024 (default: the\n"
     "                      cores available)\n"
