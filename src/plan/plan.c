@@ -129,10 +129,17 @@ static uint64_t search_bytes(const sow_game *g, const sow_limits *lim)
     return (uint64_t)lim->threads * sow_search_thread_bytes(g);
 }
 
+/* What the table (sized for a k-seed database) and the search take beside
+ * the database. */
+static uint64_t beside_db(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    return (uint64_t)table_mb(lim, board, k) * MB + search_bytes(g, lim);
+}
+
 /* The memory a k-seed database may take beside the table and the search. */
 static uint64_t db_room(const sow_game *g, const sow_limits *lim, int board, int k)
 {
-    uint64_t used = (uint64_t)table_mb(lim, board, k) * MB + search_bytes(g, lim);
+    uint64_t used = beside_db(g, lim, board, k);
     return used < lim->memory ? lim->memory - used : 0;
 }
 
@@ -195,7 +202,7 @@ static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, 
     if (bytes == SIZE_MAX)
         return UINT64_MAX;
     return (uint64_t)bytes + (k > have ? sow_retro_scratch_bytes(g, k) : 0) +
-           table_mb(lim, board, k) * MB + search_bytes(g, lim);
+           beside_db(g, lim, board, k);
 }
 
 /* The model's seconds for building the levels of a k-stone database that a
