@@ -176,7 +176,7 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
         return row
     if skip:
         row["status"] = f"not run: {skip}"
-        row["value_md"] = "not run"
+        row["value_md"] = "not run" + (" (beyond the frontier)" if skip.startswith("beyond") else "")
         return row
     progress(f"{cmd}")
     with tempfile.TemporaryDirectory() as td:
@@ -250,6 +250,24 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
     return row
 
 
+def beyond(rows, game, m, n, variant=""):
+    """Why not to run board (m, n) of this game and variant: a smaller
+    neighbour, (m, n-1) or (m-1, n), was not reached within the budget or
+    was itself beyond it, so this one (more seeds, or more pits) would only
+    spend another whole budget to be stopped too. None: run it. The row
+    says which neighbour, so the skip is a stated rule, not a claim about
+    the board."""
+    var = variant or "-"
+    for mm, nn in ((m, n - 1), (m - 1, n)):
+        for r in rows:
+            if (r["game"], r["m"], r["n"], r["variant"]) != (game, mm, nn, var):
+                continue
+            st = r.get("status", "")
+            if st.startswith("not reached") or st.startswith("not run: beyond"):
+                return f"beyond the budget's frontier ({mm}x{nn} was not reached within {CELL_SECONDS:g} s)"
+    return None
+
+
 SOLVE_KEYS = ["game", "m", "n", "variant", "seeds_on_board", "status", "value", "lower", "upper",
               "outcome", "best", "published", "agrees", "nodes", "seconds", "cpu_s",
               "search_cpu_s", "peak_mb", "db", "cell_seconds", "move_values", "pv", "command"]
@@ -271,7 +289,9 @@ clock of the whole command (database build included) on a machine that may
 be shared (see the load above), so times vary and node counts with 2
 threads vary a little too; peak MB: maximum resident set (/usr/bin/time -v).
 A cell over its budget is stopped with SIGINT and kept with the bounds
-proven by then; a cell over the set's board limit is marked as not run.
+proven by then; a cell over the set's board limit is marked as not run,
+and so is a cell whose smaller neighbour (one seed or one pit less) was
+not reached within the budget ("beyond the budget's frontier").
 """
 
 
