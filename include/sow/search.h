@@ -179,6 +179,25 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
 sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *bound,
                         uint64_t *nodes);
 
+/* Tests side by side, one thread each (the work units of sow/units.h
+ * answered at once over one table): between sow_search_tests_begin and
+ * sow_search_tests_end, sow_search_test_on(s, k, ...) is sow_search_test
+ * on worker k alone (0 <= k < threads), and calls for distinct k may run
+ * at once from different threads; no other call on s may. begin fixes the
+ * table's key for positions of at most root's seeds on the board (the
+ * tests must be below it) and resets the node counts; it fails as
+ * sow_search_test would on root. Workers report no progress: the caller
+ * reads sow_search_tests_nodes (every worker's nodes since begin) from
+ * its own thread. An error in one test (or *options.stop) stops every
+ * test under way, as does sow_search_tests_cancel (any thread), after
+ * which every test returns SOW_E_INTERRUPTED until end. */
+sow_err sow_search_tests_begin(sow_search *s, const sow_pos *root);
+sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int t, int *bound,
+                           uint64_t *nodes);
+void sow_search_tests_cancel(sow_search *s);
+uint64_t sow_search_tests_nodes(const sow_search *s);
+void sow_search_tests_end(sow_search *s);
+
 /* Fixed-depth search (benchmarks): depth-limited alpha-beta with iterative
  * deepening, a leaf scored as the store difference (future gain 0).
  * `*score` is the depth-`depth` minimax score for the mover (exact score if
@@ -190,6 +209,15 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
  * benchmark's heuristic, never a solved value. */
 sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
                          uint64_t *nodes);
+
+/* sow_search_depth of ps[0..n) (each to depths[i]; scores[i] as *score),
+ * side by side: each thread takes the next position and searches it alone
+ * (many small searches, where one each on every thread would spend more
+ * in waking the team than in searching: the ordering searches of
+ * sow/units.h). *nodes: all of them. Errors as sow_search_depth; on an
+ * error the scores are not set. */
+sow_err sow_search_depths(sow_search *s, const sow_pos *ps, const int *depths, int n, int *scores,
+                          uint64_t *nodes);
 
 /* Bytes of table a given --tt-mb allocates (whole 64-byte buckets). */
 size_t sow_search_tt_bytes(size_t tt_mb);

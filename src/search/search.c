@@ -111,6 +111,10 @@ struct sow_search {
     int defer_min;
     bool abdada;
     bool moves_parallel;
+    /* Tests side by side (sow_search_tests_begin): no worker reports
+     * progress (the caller's thread does) and errors stop them all. */
+    bool side_by_side;
+    int tests_seeds; /* the root's seeds: the key the table is using */
     /* probe() result: the first thread to finish claims have_result with a
      * compare-and-swap, then writes result (read after the region's join).
      * An atomic, not `omp critical`: a named critical section is global to
@@ -236,7 +240,7 @@ static void poll(worker *w)
             fail(s, SOW_E_INTERRUPTED);
             w->abort = true;
         }
-        if (s->opt.progress && t - s->last_report >= s->opt.progress_every)
+        if (s->opt.progress && !s->side_by_side && t - s->last_report >= s->opt.progress_every)
             report(s);
     }
 }
@@ -1281,6 +1285,71 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
     return SOW_OK;
 }
 
+sow_err sow_search_tests_begin(sow_search *s, const sow_pos *root)
+{
+    if (sow_position_check(s->g, root))
+        return SOW_E_POSITION;
+    if (!key_use(s, seeds_on_board(s->g, root)))
+        return SOW_E_LIMIT; /* no exact table key (key.h) */
+    reset_counters(s);
+    atomic_store(&s->stop, 0);
+    s->t0 = s->last_report = sow_now();
+    s->side_by_side = true;
+    s->tests_seeds = seeds_on_board(s->g, root);
+    s->abdada = s->opt.threads > 1;
+    return SOW_OK;
+}
+
+sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int t, int *bound,
+                           uint64_t *nodes)
+{
+    *nodes = 0;
+    if (!s->side_by_side || k < 0 || k >= s->opt.threads || n < 1 || n > SOW_PV_MAX)
+        return SOW_E_ARG;
+    const sow_game *g = s->g;
+    const sow_pos *x = &line[n - 1];
+    if (sow_position_check(g, x))
+        return SOW_E_POSITION;
+    if (seeds_on_board(g, x) > s->tests_seeds)
+        return SOW_E_ARG; /* above the root given to sow_search_tests_begin */
+    int base = store_score(g, x), f;
+    if (known_at(s, line, n - 1, x, &f)) {
+        *bound = base + f;
+        return SOW_OK;
+    }
+    if (atomic_load(&s->stop))
+        return stopped(s);
+    worker *w = s->w[k];
+    uint64_t n0 = w->nodes;
+    int v = search_at(w, line, n - 1, x, t - base - 1, t - base, TT_DRAFT_EXACT);
+    *nodes = w->nodes - n0;
+    atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
+    w->published = w->nodes;
+    if (w->abort)
+        return stopped(s);
+    *bound = base + v;
+    return SOW_OK;
+}
+
+void sow_search_tests_cancel(sow_search *s)
+{
+    int zero = 0;
+    atomic_compare_exchange_strong(&s->err, &zero, (int)SOW_E_INTERRUPTED);
+    atomic_store(&s->stop, 1);
+}
+
+uint64_t sow_search_tests_nodes(const sow_search *s)
+{
+    return atomic_load_explicit(&s->nodes, memory_order_relaxed);
+}
+
+void sow_search_tests_end(sow_search *s)
+{
+    s->side_by_side = false;
+    s->abdada = false;
+    atomic_store(&s->stop, 0);
+}
+
 sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score, uint64_t *nodes)
 {
     if (depth < 0 || depth >= TT_DRAFT_EXACT)
@@ -1316,6 +1385,49 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
     for (int i = 0; i < s->opt.threads; i++)
         *nodes += s->w[i]->nodes;
     return e;
+}
+
+sow_err sow_search_depths(sow_search *s, const sow_pos *ps, const int *depths, int n, int *scores,
+                          uint64_t *nodes)
+{
+    *nodes = 0;
+    int most = 0;
+    for (int i = 0; i < n; i++) {
+        if (depths[i] < 0 || depths[i] >= TT_DRAFT_EXACT)
+            return SOW_E_ARG;
+        if (sow_position_check(s->g, &ps[i]))
+            return SOW_E_POSITION;
+        int k = seeds_on_board(s->g, &ps[i]);
+        most = k > most ? k : most;
+    }
+    reset_counters(s);
+    s->t0 = s->last_report = sow_now();
+    s->pr.phase = "depth";
+    atomic_store(&s->stop, 0);
+    bool oracle = s->use_oracle;
+    s->use_oracle = false;
+    key_use(s, most);
+    _Atomic int next = 0;
+    int threads = n > 1 ? s->opt.threads : 1;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        worker *w = s->w[omp_get_thread_num()];
+        for (int i; (i = atomic_fetch_add(&next, 1)) < n && !w->abort;) {
+            const sow_pos *p = &ps[i];
+            int f = 0;
+            if (sow_i_over(s->g, p))
+                f = terminal_future(s->g, p);
+            for (int d = 1; d <= depths[i] && !sow_i_over(s->g, p) && !w->abort; d++)
+                f = search_at(w, p, 0, p, -INF, INF, d);
+            scores[i] = store_score(s->g, p) + f;
+        }
+        atomic_fetch_add_explicit(&s->nodes, w->nodes - w->published, memory_order_relaxed);
+        w->published = w->nodes;
+    }
+    s->use_oracle = oracle;
+    for (int i = 0; i < s->opt.threads; i++)
+        *nodes += s->w[i]->nodes;
+    return atomic_load(&s->err) ? (sow_err)atomic_load(&s->err) : SOW_OK;
 }
 
 /* ---- life cycle ------------------------------------------------------------ */

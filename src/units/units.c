@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "clock.h"
+#include "internal.h"
 #include "sow/notation.h"
-#include "sow/units.h"
 
 /* A frontier deeper than this many nodes is refused: its tree would take
  * more memory than the questions are worth (SOW_E_LIMIT). */
@@ -17,8 +17,10 @@
 /* Move ordering above the frontier: each node's depth-limited score at
  * this depth (cheap next to a unit), and the root's first MTD(f) guess at
  * ROOT_GUESS_DEPTH. Without them the tree's cut-offs come late and MTD(f)
- * starts far from the value: Kalah(6,4) asked several times the nodes. */
-#define ORDER_DEPTH 4
+ * starts far from the value: Kalah(6,4) asked several times the nodes.
+ * Depth 6 rather than 4: a quarter fewer nodes on Kalah(6,4) and (6,5),
+ * not on every board (doc/experiments.md, "Work units side by side"). */
+#define ORDER_DEPTH 6
 #define ROOT_GUESS_DEPTH 10
 
 /* One node of the tree above the frontier. Children are contiguous:
@@ -301,44 +303,9 @@ void sow_units_worker_free(sow_units_worker *w)
     free(w);
 }
 
-sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
-{
-    const sow_limits *L = &w->plan->limits;
-    u->done = false;
-    if (u->nline < 0 || u->nline > SOW_UNITS_MAX_DEPTH)
-        return SOW_E_ARG;
-    if (L->stop && *L->stop)
-        return SOW_E_INTERRUPTED;
-    double left = 0;
-    if (L->time_limit > 0) {
-        left = L->time_limit - (sow_now() - w->t0);
-        if (left <= 0)
-            return SOW_E_INTERRUPTED;
-    }
-    sow_search_set_time_limit(w->s, left);
-    /* The line comes from another process: replay it as a player would,
-     * legal moves only. */
-    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
-    path[0] = w->root;
-    for (int d = 0; d < u->nline; d++) {
-        sow_move ms[SOW_MAX_MOVES];
-        int nm = sow_over(w->g, &path[d]) ? 0 : sow_moves(w->g, &path[d], ms), k = 0;
-        while (k < nm && ms[k] != u->line[d])
-            k++;
-        if (k == nm)
-            return SOW_E_MOVE;
-        path[d + 1] = path[d];
-        sow_make(w->g, &path[d + 1], u->line[d]);
-    }
-    double c0 = sow_cpu_now(), w0 = sow_now();
-    sow_err e = sow_search_test(w->s, path, u->nline + 1, u->threshold, &u->bound, &u->nodes);
-    u->cpu_seconds = sow_cpu_now() - c0;
-    u->seconds = sow_now() - w0;
-    u->done = e == SOW_OK;
-    return e;
-}
-
-/* The node at the end of u's line, and the path to it (legal play only). */
+/* The node at the end of u's line, and the path to it: the line comes
+ * from another process, so it is replayed as a player would, legal moves
+ * only. */
 static sow_err replay(const sow_units_worker *w, const sow_unit *u,
                       sow_pos path[SOW_UNITS_MAX_DEPTH + 1])
 {
@@ -356,6 +323,51 @@ static sow_err replay(const sow_units_worker *w, const sow_unit *u,
         sow_make(w->g, &path[d + 1], u->line[d]);
     }
     return SOW_OK;
+}
+
+sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
+{
+    const sow_limits *L = &w->plan->limits;
+    u->done = false;
+    if (L->stop && *L->stop)
+        return SOW_E_INTERRUPTED;
+    double left = 0;
+    if (L->time_limit > 0) {
+        left = L->time_limit - (sow_now() - w->t0);
+        if (left <= 0)
+            return SOW_E_INTERRUPTED;
+    }
+    sow_search_set_time_limit(w->s, left);
+    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
+    sow_err e = replay(w, u, path);
+    if (e)
+        return e;
+    double c0 = sow_cpu_now(), w0 = sow_now();
+    e = sow_search_test(w->s, path, u->nline + 1, u->threshold, &u->bound, &u->nodes);
+    u->cpu_seconds = sow_cpu_now() - c0;
+    u->seconds = sow_now() - w0;
+    u->done = e == SOW_OK;
+    return e;
+}
+
+sow_err units_worker_answer_on(sow_units_worker *w, int k, sow_unit *u)
+{
+    u->done = false;
+    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
+    sow_err e = replay(w, u, path);
+    if (e)
+        return e;
+    double c0 = sow_thread_cpu_now(), w0 = sow_now();
+    e = sow_search_test_on(w->s, k, path, u->nline + 1, u->threshold, &u->bound, &u->nodes);
+    u->cpu_seconds = sow_thread_cpu_now() - c0;
+    u->seconds = sow_now() - w0;
+    u->done = e == SOW_OK;
+    return e;
+}
+
+sow_search *units_worker_search(sow_units_worker *w)
+{
+    return w->s;
 }
 
 sow_err sow_units_worker_value(sow_units_worker *w, sow_unit *u, uint64_t max_nodes, int *lower,
@@ -438,7 +450,11 @@ typedef struct solver {
     /* The local pool (pool NULL): the one question handed to this process. */
     sow_unit local;
     bool local_full;
-    sow_err local_err;   /* why the local question came back unanswered */
+    /* Why a local question came back unanswered (the sequential pool or
+     * the threads', pool.c); collect returns it once. */
+    sow_err local_err;
+    double cpu0;         /* the process's CPU when the solve began */
+    uint64_t nodes0;     /* out->nodes when the threads' pool began */
 } solver;
 
 static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
@@ -529,7 +545,9 @@ static sow_err collect(solver *S)
     S->T.t[i].busy = false;
     if (!u.done) {
         e = S->j && S->j->dropped ? S->j->dropped(S->j->ctx, &u) : SOW_OK;
-        return S->local_err ? S->local_err : e;
+        sow_err le = S->local_err;
+        S->local_err = SOW_OK;
+        return le ? le : e;
     }
     if (S->j && S->j->answered && (e = S->j->answered(S->j->ctx, &u)))
         return e;
@@ -542,6 +560,19 @@ static sow_err collect(solver *S)
         S->cb->progress(S->cb->ctx, &pr);
     }
     return SOW_OK;
+}
+
+/* Progress while the threads' pool works on long units: the nodes and CPU
+ * so far, the units under way included. */
+static void tick(void *ctx)
+{
+    solver *S = ctx;
+    if (!S->cb || !S->cb->progress)
+        return;
+    sow_units_progress pr = {S->T.t[0].lo, S->T.t[0].hi, S->out->units,
+                             S->nodes0 + sow_search_tests_nodes(units_worker_search(S->w)),
+                             sow_cpu_now() - S->cpu0, sow_now() - S->t0};
+    S->cb->progress(S->cb->ctx, &pr);
 }
 
 /* A walk's verdict on "score >= beta?": decided, or waiting for answers. */
@@ -600,23 +631,35 @@ static sow_err walk(solver *S, int i, int beta, wres *res)
     return SOW_OK;
 }
 
-/* The move ordering's guesses (tnode.h); the root's is MTD(f)'s start. */
+/* The move ordering's guesses (tnode.h); the root's is MTD(f)'s start.
+ * One batch, side by side on the threads (sow_search_depths). */
 static sow_err guess(solver *S)
 {
-    for (size_t i = 0; i < S->T.n; i++) {
+    sow_pos *ps = malloc(S->T.n * sizeof *ps);
+    int *depths = malloc(S->T.n * sizeof *depths), *hs = malloc(S->T.n * sizeof *hs);
+    int *at = malloc(S->T.n * sizeof *at), n = 0;
+    sow_err e = ps && depths && hs && at ? SOW_OK : SOW_E_NOMEM;
+    for (size_t i = 0; !e && i < S->T.n; i++) {
         tnode *x = &S->T.t[i];
         if (x->lo == x->hi) {
             x->h = x->lo;
             continue;
         }
-        uint64_t nodes;
-        sow_err e = sow_search_depth(S->w->s, &x->p, i ? ORDER_DEPTH : ROOT_GUESS_DEPTH, &x->h,
-                                     &nodes);
-        S->out->nodes += nodes;
-        if (e)
-            return e;
+        ps[n] = x->p;
+        depths[n] = i ? ORDER_DEPTH : ROOT_GUESS_DEPTH;
+        at[n++] = (int)i;
     }
-    return SOW_OK;
+    uint64_t nodes = 0;
+    if (!e && n)
+        e = sow_search_depths(S->w->s, ps, depths, n, hs, &nodes);
+    S->out->nodes += nodes;
+    for (int k = 0; !e && k < n; k++)
+        S->T.t[at[k]].h = hs[k];
+    free(ps);
+    free(depths);
+    free(hs);
+    free(at);
+    return e;
 }
 
 /* MTD(f) at the root: null-window tests until the bounds meet; each test
@@ -674,8 +717,13 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
 {
     memset(out, 0, sizeof *out);
     double cpu0 = sow_cpu_now();
-    solver S = {.T = {.g = g}, .plan = plan, .j = j, .cb = cb, .out = out, .t0 = sow_now()};
-    sow_units_pool local = {1, local_submit, local_wait, NULL, &S};
+    solver S = {.T = {.g = g}, .plan = plan, .j = j, .cb = cb, .out = out, .t0 = sow_now(),
+                .cpu0 = cpu0};
+    /* No pool given: this process answers, one unit at a time on one
+     * thread, else one unit per thread at once (pool.c), set up below. */
+    int threads = plan->limits.threads;
+    sow_units_pool local = {threads > 1 ? threads : 1, local_submit, local_wait, NULL, &S};
+    units_pool *tp = NULL;
     S.pool = pool ? pool : &local;
     S.slots = S.pool->slots < 1 ? 1 : S.pool->slots > MAX_SLOTS ? MAX_SLOTS : S.pool->slots;
     wide(g, root, &out->lower, &out->upper);
@@ -708,11 +756,27 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
         own = sow_cpu_now() - c0;
         out->cpu_seconds += own;
     }
+    if (!e && !pool && threads > 1) {
+        const sow_limits *L = &plan->limits;
+        sow_search *s = units_worker_search(S.w);
+        if ((e = sow_search_tests_begin(s, root)) == SOW_OK) {
+            S.nodes0 = out->nodes;
+            e = units_pool_new(S.w, threads, &S.local_err,
+                               L->time_limit > 0 ? S.t0 + L->time_limit : 0, tick, &S,
+                               cb ? cb->progress_every : 0, &local, &tp);
+            if (e)
+                sow_search_tests_end(s);
+        }
+    }
     if (!e)
         e = mtd(&S);
     if (S.inflight) {
         sow_err d = drain(&S);
         e = e ? e : d;
+    }
+    if (tp) {
+        units_pool_free(tp);
+        sow_search_tests_end(units_worker_search(S.w));
     }
     if (S.T.t) {
         out->lower = S.T.t[0].lo;
