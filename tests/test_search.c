@@ -880,6 +880,127 @@ static void test_depth(void **state)
     sow_search_free(s);
 }
 
+/* sow_search_depths: on one thread, the same scores and nodes as
+ * sow_search_depth one position after the other; on two, each position's
+ * full-depth score is the reference's, and bad depths are refused. */
+static void test_depths(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 2, 0);
+    sow_pos ps[8];
+    int depths[8], got[8];
+    sow_game_start(&g, &ps[0]);
+    int n = 1;
+    sow_move ms[SOW_MAX_MOVES];
+    int nm = sow_moves(&g, &ps[0], ms);
+    for (int k = 0; k < nm && n < 8; k++, n++) {
+        ps[n] = ps[0];
+        sow_make(&g, &ps[n], ms[k]);
+    }
+    for (int i = 0; i < n; i++)
+        depths[i] = 3 + i % 3;
+    sow_search_options opt = {.threads = 1, .tt_mb = 8};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    uint64_t all = 0, nodes;
+    for (int i = 0; i < n; i++) {
+        int v;
+        uint64_t ni;
+        assert_int_equal(sow_search_depth(s, &ps[i], depths[i], &v, &ni), SOW_OK);
+        got[i] = v;
+        all += ni;
+    }
+    sow_search_clear(s);
+    int batch[8];
+    assert_int_equal(sow_search_depths(s, ps, depths, n, batch, &nodes), SOW_OK);
+    assert_int_equal(nodes, all);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(batch[i], got[i]);
+    sow_search_free(s);
+
+    opt.threads = 2;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    for (int i = 0; i < n; i++)
+        depths[i] = 100;
+    assert_int_equal(sow_search_depths(s, ps, depths, n, batch, &nodes), SOW_OK);
+    for (int i = 0; i < n; i++) {
+        sow_solution ref;
+        assert_int_equal(sow_ref_solve(&g, &ps[i], false, REF_MB, &ref), SOW_OK);
+        assert_int_equal(batch[i], ref.score);
+    }
+    depths[1] = -1;
+    assert_int_equal(sow_search_depths(s, ps, depths, n, batch, &nodes), SOW_E_ARG);
+    sow_search_free(s);
+}
+
+/* Tests side by side: two threads, each asking its own questions on its
+ * own worker over one table, get the reference's answers; outside
+ * begin/end, and for a worker out of range, the call is refused. */
+typedef struct side_job {
+    sow_search *s;
+    int k;
+    const sow_pos *line; /* the root and one child */
+    int score;           /* the child's reference score */
+    bool ok;
+} side_job;
+
+static void *side_main(void *arg)
+{
+    side_job *j = arg;
+    j->ok = true;
+    for (int t = j->score - 3; t <= j->score + 3; t++) {
+        int b;
+        uint64_t n;
+        if (sow_search_test_on(j->s, j->k, j->line, 2, t, &b, &n) != SOW_OK ||
+            (b >= t) != (j->score >= t) || (b >= t ? j->score < b : j->score > b))
+            j->ok = false;
+    }
+    return NULL;
+}
+
+static void test_side_by_side(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 2, 0);
+    sow_pos root;
+    sow_game_start(&g, &root);
+    sow_move ms[SOW_MAX_MOVES];
+    int nm = sow_moves(&g, &root, ms);
+    assert_true(nm >= 2);
+    sow_pos line[2][2];
+    side_job jobs[2];
+    sow_search_options opt = {.threads = 2, .tt_mb = 8};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    int b;
+    uint64_t n;
+    line[0][0] = line[1][0] = root;
+    line[0][1] = line[1][1] = root;
+    sow_make(&g, &line[0][1], ms[0]);
+    sow_make(&g, &line[1][1], ms[1]);
+    assert_int_equal(sow_search_test_on(s, 0, line[0], 2, 0, &b, &n), SOW_E_ARG);
+    assert_int_equal(sow_search_tests_begin(s, &root), SOW_OK);
+    assert_int_equal(sow_search_test_on(s, 2, line[0], 2, 0, &b, &n), SOW_E_ARG);
+    pthread_t th[2];
+    for (int k = 0; k < 2; k++) {
+        sow_solution ref;
+        assert_int_equal(sow_ref_solve(&g, &line[k][1], false, REF_MB, &ref), SOW_OK);
+        jobs[k] = (side_job){s, k, line[k], ref.score, false};
+        assert_int_equal(pthread_create(&th[k], NULL, side_main, &jobs[k]), 0);
+    }
+    for (int k = 0; k < 2; k++) {
+        pthread_join(th[k], NULL);
+        assert_true(jobs[k].ok);
+    }
+    assert_true(sow_search_tests_nodes(s) > 0);
+    sow_search_tests_cancel(s);
+    assert_int_equal(sow_search_test_on(s, 0, line[0], 2, 0, &b, &n), SOW_E_INTERRUPTED);
+    sow_search_tests_end(s);
+    sow_search_free(s);
+}
+
 /* An interrupted solve (stop flag or time limit) says what it had proven:
  * bounds that hold the true value, and a best move if it had one. */
 static void test_interrupt(void **state)
@@ -1117,6 +1238,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_db_loaded_copies),
         cmocka_unit_test(test_irving_small),
         cmocka_unit_test(test_depth),
+        cmocka_unit_test(test_depths),
+        cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_interrupt),
     };
     const struct CMUnitTest slow[] = {

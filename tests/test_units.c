@@ -235,26 +235,54 @@ static sow_err refuse(void *ctx, const sow_unit *u)
     return --*left < 0 ? SOW_E_IO : SOW_OK;
 }
 
+/* Sets the stop flag after a number of answers: a Ctrl-C in mid-solve. */
+typedef struct stopper {
+    volatile int stop;
+    int left;
+} stopper;
+
+static sow_err stop_after(void *ctx, const sow_unit *u)
+{
+    stopper *st = ctx;
+    if (--st->left <= 0)
+        st->stop = 1;
+    return SOW_OK;
+}
+
+/* A journal that fails, a stop flag set before and during the solve: the
+ * bounds still hold the value; with one thread and with several units at
+ * once (src/units/pool.c), whose units under way are stopped too. */
 static void test_stopped(void **state)
 {
-    sow_game g;
-    game_of(&g, SOW_KALAH, 4, 2, 0);
-    sow_pos p;
-    sow_game_start(&g, &p);
-    int want = ref_score(&g, &p);
-    sow_plan plan = plan_for(&g, &p, false, 1);
-    int left = 2;
-    sow_units_journal j = {NULL, refuse, &left, NULL};
-    sow_units_result r;
-    assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r), SOW_E_IO);
-    assert_int_equal(r.units, 2);
-    assert_true(r.lower <= want && want <= r.upper);
-    volatile int stop = 1;
-    plan.limits.stop = &stop;
-    assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, NULL, NULL, &r),
-                     SOW_E_INTERRUPTED);
-    assert_true(r.lower <= want && want <= r.upper);
-    assert_true(r.lower < r.upper);
+    for (int threads = 1; threads <= 2; threads++) {
+        sow_game g;
+        game_of(&g, SOW_KALAH, 4, 2, 0);
+        sow_pos p;
+        sow_game_start(&g, &p);
+        int want = ref_score(&g, &p);
+        sow_plan plan = plan_for(&g, &p, false, threads);
+        int left = 2;
+        sow_units_journal j = {NULL, refuse, &left, NULL};
+        sow_units_result r;
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r), SOW_E_IO);
+        assert_int_equal(r.units, 2);
+        assert_true(r.lower <= want && want <= r.upper);
+        volatile int stop = 1;
+        plan.limits.stop = &stop;
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, NULL, NULL, &r),
+                         SOW_E_INTERRUPTED);
+        assert_true(r.lower <= want && want <= r.upper);
+        assert_true(r.lower < r.upper);
+
+        plan = plan_for(&g, &p, false, threads);
+        stopper st = {0, 3};
+        plan.limits.stop = &st.stop;
+        sow_units_journal js = {NULL, stop_after, &st, NULL};
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &js, NULL, &r),
+                         SOW_E_INTERRUPTED);
+        assert_true(r.units >= 3);
+        assert_true(r.lower <= want && want <= r.upper);
+    }
 }
 
 static void test_line_text(void **state)
