@@ -16,7 +16,8 @@
  * table (entries are exact: reuse across units is sound).
  *
  * Several questions in flight (sow_units_solve_pool, e.g. MPI workers,
- * sow/units_mpi.h): the walk goes on past a question still unanswered as
+ * sow/units_mpi.h; and in one process with several threads, one unit a
+ * thread): the walk goes on past a question still unanswered as
  * if it will not cut off (true at an all-node, speculation at a cut-node)
  * and hands out the next ones alpha-beta would ask, up to the pool's
  * slots; each answer narrows the bounds and the walk starts again from
@@ -114,7 +115,8 @@ typedef struct sow_units_result {
 
 /* Solves `root` (a position of g, not in a pie opening) by work units over
  * the frontier at `depth` plies (1..SOW_UNITS_MAX_DEPTH), with the plan's
- * threads, table and database (from sow_plan_make for this g and root; its
+ * threads (several: that many units at once, one thread each, over the
+ * one table), table and database (from sow_plan_make for this g and root; its
  * trial is not run: a decomposed solve is a long one). known[0..nknown):
  * answers of earlier runs of this solve (units not done, or whose line is
  * not a frontier node, are ignored). Every question goes to j->asked and
