@@ -89,6 +89,11 @@ expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$T/d.l
 json "d['value'] == $want and d['db'] is not None and d['ranks'] == 3"
 expect_status 0 "$SOW" ledger export "$T/d.ledger" --json
 json "{u['worker'] for u in d['units'] if u['state'] == 'done'} == {1, 2}"
+# Workers of 2 threads: each answers two units at once (src/units/pool.c).
+rm -f "$T/d2.ledger"*
+expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$T/d2.ledger" --db "$T/db" \
+  --json --quiet --threads 2
+json "d['value'] == $want and d['ranks'] == 3 and d['lower'] == d['upper']"
 
 # rank_pid LEDGER RANK: the pid of that rank of the solve writing LEDGER
 # (Open MPI's environment says which rank a process is).

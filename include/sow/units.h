@@ -18,10 +18,12 @@
  * Several questions in flight (sow_units_solve_pool, e.g. MPI workers,
  * sow/units_mpi.h; and in one process with several threads, one unit a
  * thread): the walk goes on past a question still unanswered as
- * if it will not cut off (true at an all-node, speculation at a cut-node)
- * and hands out the next ones alpha-beta would ask, up to the pool's
- * slots; each answer narrows the bounds and the walk starts again from
- * the root. With one slot it asks exactly the sequential walk's questions.
+ * if it will not cut off and hands out the next ones alpha-beta would
+ * ask, up to the pool's slots: at a node its guess expects to fail (an
+ * all-node: every child is needed) at once, at one expected to cut only
+ * once an elder brother has failed (young brothers wait, as in YBWC).
+ * Each answer narrows the bounds and the walk starts again from the root.
+ * With one slot it asks exactly the sequential walk's questions.
  *
  * Resuming: the answers are facts about positions, whatever the order
  * they were found in, so a solve given the answers of an earlier run

@@ -1,7 +1,7 @@
 /* sow/units_mpi.h - a solve by work units (sow/units.h) over Open MPI:
  * rank 0 is the manager (the tree above the frontier, the journal, which
  * questions matter), every other rank a worker that answers units with its
- * threads, table and database. MPI does the transport (doc/ledger.md has
+ * threads (a unit each), table and database. MPI does the transport (doc/ledger.md has
  * the messages).
  *
  * Every rank runs the same command, so each makes the same plan; a worker
@@ -43,8 +43,9 @@ void sow_units_mpi_finalize(void);
 void sow_units_mpi_abort(int status);
 
 /* Rank 0 of two or more: sow_units_solve_pool with every other rank as a
- * worker, one question in flight per worker; then tells the workers to
- * stop. Arguments, result and errors as sow_units_solve; a worker's failure
+ * worker, as many questions in flight per worker as its threads (it
+ * answers them at once, one a thread, over its one table); then tells the
+ * workers to stop. Arguments, result and errors as sow_units_solve; a worker's failure
  * (its database, a search error) or MPI's ends the solve with out->error
  * saying which. */
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,

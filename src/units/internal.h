@@ -28,6 +28,14 @@ typedef struct units_pool units_pool;
 sow_err units_pool_new(sow_units_worker *w, int threads, sow_err *err, double deadline,
                        void (*tick)(void *ctx), void *ctx, double every, sow_units_pool *iface,
                        units_pool **out);
+/* Without waiting: an answer if one is ready (true), with the error of
+ * its test (SOW_E_INTERRUPTED: cancelled or stopped); the pool's *err is
+ * not touched. For a caller that has other things to watch (an MPI
+ * worker's messages). */
+bool units_pool_take(units_pool *p, sow_unit *u, sow_err *e);
+/* Questions handed out and not yet taken back. */
+int units_pool_inflight(units_pool *p);
+
 /* Stops the threads (cancelling what runs) and frees the pool. */
 void units_pool_free(units_pool *p);
 

@@ -29,12 +29,14 @@
 #include <time.h>
 
 #include "clock.h"
+#include "internal.h"
 #include "sow/units_mpi.h"
 
 enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY, T_ALIVE };
 
 typedef struct msg_unit {
     int32_t nline, threshold;
+    int32_t slot; /* which of the worker's units at once (0 .. its slots) */
     int32_t line[SOW_UNITS_MAX_DEPTH];
 } msg_unit;
 
@@ -47,13 +49,12 @@ typedef struct msg_answer {
 
 typedef struct msg_ready {
     int32_t err;
+    int32_t slots; /* units it answers at once: its threads */
     char why[SOW_PLAN_WHY];
 } msg_ready;
 
 /* How long an idle rank sleeps between probes. */
 #define IDLE_NS 1000000L
-/* How often a worker's search looks for CANCEL (seconds). */
-#define CANCEL_EVERY 0.02
 /* A solving worker says it is alive this often (seconds); the manager
  * takes one silent for DEAD_AFTER as dead. Generous: ranks that share
  * cores with others (oversubscribed) can be descheduled for seconds. */
@@ -124,54 +125,80 @@ static int wait_go(int *go)
 
 /* ---- the manager -------------------------------------------------------------- */
 
+/* A unit handed to a worker's slot. */
+typedef struct flight {
+    bool busy, cancelled;
+    sow_unit unit;
+} flight;
+
 typedef struct manager {
     int size;
-    sow_units_pool pool;     /* its slots: the workers alive */
-    bool *busy, *cancelled, *dead;
+    sow_units_pool pool;     /* its slots: the live workers' slots */
+    int *slots;              /* each worker's units at once (its threads) */
+    int *first;              /* worker r's flights: fl[first[r] .. + slots[r]) */
+    flight *fl;
+    bool *dead;
     double *heard;           /* when each worker was last heard of */
-    sow_unit *unit;          /* the question each worker holds */
+    sow_unit *back;          /* a dead worker's units, to give back */
+    int nback;
     char *why;               /* the solve's out->error */
     size_t why_size;
 } manager;
 
-static void pack(const sow_unit *u, msg_unit *m)
+static void pack(const sow_unit *u, int slot, msg_unit *m)
 {
     memset(m, 0, sizeof *m);
     m->nline = u->nline;
     m->threshold = u->threshold;
+    m->slot = slot;
     for (int d = 0; d < u->nline; d++)
         m->line[d] = u->line[d];
 }
 
+static int busy_count(const manager *M, int r)
+{
+    int n = 0;
+    for (int k = 0; k < M->slots[r]; k++)
+        n += M->fl[M->first[r] + k].busy;
+    return n;
+}
+
+/* To the live worker with the most free slots (the load spread evenly). */
 static sow_err m_submit(void *ctx, sow_unit *u)
 {
     manager *M = ctx;
-    int r = 1;
-    while (r < M->size && (M->busy[r] || M->dead[r]))
-        r++;
-    if (r == M->size) {
+    int best = 0, most = 0;
+    for (int r = 1; r < M->size; r++) {
+        int f = M->dead[r] ? 0 : M->slots[r] - busy_count(M, r);
+        if (f > most) {
+            most = f;
+            best = r;
+        }
+    }
+    if (!best) {
         snprintf(M->why, M->why_size, "a question with every worker busy (a bug)");
         return SOW_E_ARG;
     }
+    int r = best, k = 0;
+    while (M->fl[M->first[r] + k].busy)
+        k++;
     msg_unit m;
-    pack(u, &m);
+    pack(u, k, &m);
     int rc = MPI_Send(&m, sizeof m, MPI_BYTE, r, T_UNIT, MPI_COMM_WORLD);
     u->worker = r;
-    M->busy[r] = true;
-    M->cancelled[r] = false;
-    M->unit[r] = *u;
+    M->fl[M->first[r] + k] = (flight){true, false, *u};
     /* A failed send: the unit is lost with its worker, whom m_wait finds
      * silent and gives back. */
     M->heard[r] = rc == MPI_SUCCESS ? sow_now() : sow_now() - DEAD_AFTER;
     return SOW_OK;
 }
 
-/* A busy worker silent for DEAD_AFTER seconds, or 0. */
+/* A live worker holding units and silent for DEAD_AFTER seconds, or 0. */
 static int silent(const manager *M)
 {
     double now = sow_now();
     for (int r = 1; r < M->size; r++)
-        if (M->busy[r] && now - M->heard[r] > DEAD_AFTER)
+        if (!M->dead[r] && busy_count(M, r) && now - M->heard[r] > DEAD_AFTER)
             return r;
     return 0;
 }
@@ -180,6 +207,10 @@ static sow_err m_wait(void *ctx, sow_unit *u)
 {
     manager *M = ctx;
     memset(u, 0, sizeof *u);
+    if (M->nback) { /* a dead worker's units come back one a call */
+        *u = M->back[--M->nback];
+        return SOW_OK;
+    }
     MPI_Status st;
     int flag = 0, rc, r;
     for (;;) {
@@ -200,15 +231,20 @@ static sow_err m_wait(void *ctx, sow_unit *u)
             continue;
         }
         if ((r = silent(M))) {
-            /* Dead: its unit comes back unanswered, to be asked again. */
+            /* Dead: its units come back unanswered, to be asked again. */
             M->dead[r] = true;
-            M->busy[r] = false;
-            M->pool.slots--;
-            *u = M->unit[r];
+            M->pool.slots -= M->slots[r];
+            for (int k = 0; k < M->slots[r]; k++) {
+                flight *f = &M->fl[M->first[r] + k];
+                if (f->busy)
+                    M->back[M->nback++] = f->unit;
+                f->busy = false;
+            }
             if (M->pool.slots < 1) {
                 snprintf(M->why, M->why_size, "every worker is dead (the last: rank %d)", r);
                 return SOW_E_IO;
             }
+            *u = M->back[--M->nback];
             return SOW_OK;
         }
         idle();
@@ -218,19 +254,23 @@ static sow_err m_wait(void *ctx, sow_unit *u)
     rc = MPI_Recv(&a, sizeof a, MPI_BYTE, r, T_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
         return mpi_fail(rc, "receiving an answer", M->why, M->why_size);
-    if (r < 1 || r >= M->size || !M->busy[r]) {
-        snprintf(M->why, M->why_size, "an answer from rank %d, which holds no unit (a bug)", r);
+    int k = a.q.slot;
+    if (r < 1 || r >= M->size || k < 0 || k >= M->slots[r] || !M->fl[M->first[r] + k].busy) {
+        snprintf(M->why, M->why_size,
+                 "an answer from rank %d for a unit it does not hold (a bug)", r);
         return SOW_E_ARG;
     }
-    M->busy[r] = false;
-    *u = M->unit[r];
+    flight *f = &M->fl[M->first[r] + k];
+    M->heard[r] = sow_now();
+    f->busy = false;
+    *u = f->unit;
     u->nodes = a.nodes;
     u->cpu_seconds = a.cpu_seconds;
     u->seconds = a.seconds;
     if (a.err == SOW_OK) {
         u->bound = a.bound;
         u->done = true;
-    } else if (!(a.err == SOW_E_INTERRUPTED && M->cancelled[r])) {
+    } else if (!(a.err == SOW_E_INTERRUPTED && f->cancelled)) {
         snprintf(M->why, M->why_size, "worker (rank %d): a unit failed: %s", r,
                  sow_err_name((sow_err)a.err));
         return (sow_err)a.err;
@@ -242,17 +282,24 @@ static void m_cancel(void *ctx)
 {
     manager *M = ctx;
     int nothing = 0;
-    for (int r = 1; r < M->size; r++)
-        if (M->busy[r] && !M->cancelled[r] && !M->dead[r]) {
-            /* A failed send leaves the worker to finish its unit: the
-             * answer still comes back, only later. */
-            MPI_Send(&nothing, 1, MPI_INT, r, T_CANCEL, MPI_COMM_WORLD);
-            M->cancelled[r] = true;
+    for (int r = 1; r < M->size; r++) {
+        if (M->dead[r])
+            continue;
+        bool any = false;
+        for (int k = 0; k < M->slots[r]; k++) {
+            flight *f = &M->fl[M->first[r] + k];
+            any |= f->busy && !f->cancelled;
+            f->cancelled |= f->busy;
         }
+        /* A failed send leaves the worker to finish its units: the
+         * answers still come back, only later. */
+        if (any)
+            MPI_Send(&nothing, 1, MPI_INT, r, T_CANCEL, MPI_COMM_WORLD);
+    }
 }
 
 /* Every worker's READY; the first failure's why into out. */
-static sow_err gather_ready(int size, sow_units_result *out)
+static sow_err gather_ready(int size, int *slots, sow_units_result *out)
 {
     sow_err first = SOW_OK;
     for (int n = 1; n < size; n++) {
@@ -268,6 +315,8 @@ static sow_err gather_ready(int size, sow_units_result *out)
                           MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return mpi_fail(rc, "waiting for the workers", out->error, sizeof out->error);
+        if (st.MPI_SOURCE > 0 && st.MPI_SOURCE < size)
+            slots[st.MPI_SOURCE] = m.slots < 1 ? 1 : m.slots;
         if (m.err && !first) {
             m.why[sizeof m.why - 1] = 0;
             first = (sow_err)m.err;
@@ -312,31 +361,42 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
         if (rc != MPI_SUCCESS)
             return mpi_fail(rc, "starting the workers", out->error, sizeof out->error);
     }
-    sow_err e = gather_ready(size, out);
-    if (e) {
-        quit_all(size, NULL);
-        return e;
-    }
     manager M = {.size = size, .why = out->error, .why_size = sizeof out->error};
-    M.busy = calloc((size_t)size, sizeof *M.busy);
-    M.cancelled = calloc((size_t)size, sizeof *M.cancelled);
-    M.unit = calloc((size_t)size, sizeof *M.unit);
+    M.slots = calloc((size_t)size, sizeof *M.slots);
+    M.first = calloc((size_t)size, sizeof *M.first);
     M.dead = calloc((size_t)size, sizeof *M.dead);
     M.heard = calloc((size_t)size, sizeof *M.heard);
-    if (!M.busy || !M.cancelled || !M.unit || !M.dead || !M.heard) {
-        e = SOW_E_NOMEM;
+    sow_err e = M.slots && M.first && M.dead && M.heard ? SOW_OK : SOW_E_NOMEM;
+    if (e)
         snprintf(out->error, sizeof out->error, "no memory");
+    else
+        e = gather_ready(size, M.slots, out);
+    if (e) {
+        quit_all(size, NULL);
     } else {
-        M.pool = (sow_units_pool){size - 1, m_submit, m_wait, m_cancel, &M};
-        e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out);
+        int all = 0;
+        for (int r = 1; r < size; r++) {
+            M.first[r] = all;
+            all += M.slots[r];
+        }
+        M.fl = calloc((size_t)all, sizeof *M.fl);
+        M.back = calloc((size_t)all, sizeof *M.back);
+        if (!M.fl || !M.back) {
+            e = SOW_E_NOMEM;
+            snprintf(out->error, sizeof out->error, "no memory");
+        } else {
+            M.pool = (sow_units_pool){all, m_submit, m_wait, m_cancel, &M};
+            e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out);
+        }
+        quit_all(size, M.dead);
+        out->workers_lost = 0;
+        for (int r = 1; r < size; r++)
+            out->workers_lost += M.dead[r];
     }
-    quit_all(size, M.dead);
-    out->workers_lost = 0;
-    for (int r = 1; M.dead && r < size; r++)
-        out->workers_lost += M.dead[r];
-    free(M.busy);
-    free(M.cancelled);
-    free(M.unit);
+    free(M.slots);
+    free(M.first);
+    free(M.fl);
+    free(M.back);
     free(M.dead);
     free(M.heard);
     return e;
@@ -344,27 +404,11 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
 
 /* ---- a worker ----------------------------------------------------------------- */
 
-static volatile int cancel_flag;
-static double last_beat;
-
-/* The search's progress callback: the moment to look for CANCEL and to
- * say it is alive. */
-static void poll_cancel(void *ctx, const sow_search_progress *pr)
-{
-    int flag = 0;
-    double now = sow_now();
-    if (now - last_beat >= HEARTBEAT) {
-        MPI_Send(&flag, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
-        last_beat = now;
-    }
-    if (MPI_Iprobe(0, T_CANCEL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
-        flag) {
-        int nothing;
-        MPI_Recv(&nothing, 1, MPI_INT, 0, T_CANCEL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        cancel_flag = 1;
-    }
-}
-
+/* Answers the manager's units with a pool of its threads (one unit a
+ * thread, over one table: units/internal.h), its main thread the only one
+ * that talks MPI: it hands units to the pool, sends the answers back,
+ * cancels on CANCEL and says it is alive every HEARTBEAT while it holds
+ * units. */
 sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              char *why, size_t why_size)
 {
@@ -377,53 +421,80 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
     }
     /* Stopped by CANCEL, not by this process's Ctrl-C: mpirun passes
      * signals to every rank, and the manager decides. */
+    static const volatile int never = 0;
     sow_plan p = *plan;
-    p.limits.stop = &cancel_flag;
-    sow_units_callbacks cb = {.search_progress = poll_cancel, .progress_every = CANCEL_EVERY};
-    sow_units_worker *w;
-    msg_ready ready = {0};
-    sow_err e = sow_units_worker_new(g, root, &p, &cb, &w, ready.why, sizeof ready.why);
+    p.limits.stop = &never;
+    int threads = p.limits.threads > 1 ? p.limits.threads : 1;
+    sow_units_worker *w = NULL;
+    units_pool *tp = NULL;
+    sow_units_pool pool;
+    sow_err pool_err = SOW_OK;
+    msg_ready ready = {.slots = threads};
+    sow_err e = sow_units_worker_new(g, root, &p, NULL, &w, ready.why, sizeof ready.why);
+    if (!e && (e = sow_search_tests_begin(units_worker_search(w), root)))
+        snprintf(ready.why, sizeof ready.why, "%s", sow_err_name(e));
+    if (!e && (e = units_pool_new(w, threads, &pool_err, 0, NULL, NULL, 0, &pool, &tp)))
+        snprintf(ready.why, sizeof ready.why, "cannot start %d threads", threads);
     ready.err = e;
     rc = MPI_Send(&ready, sizeof ready, MPI_BYTE, 0, T_READY, MPI_COMM_WORLD);
-    if (e) {
-        snprintf(why, why_size, "%s", ready.why);
-        return e;
-    }
-    while (rc == MPI_SUCCESS) {
+    double last_beat = sow_now();
+    while (!e && rc == MPI_SUCCESS) {
+        bool busy = false;
         MPI_Status st;
         int flag = 0;
         rc = MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (rc != MPI_SUCCESS)
             break;
-        if (!flag) {
-            idle();
-            continue;
-        }
-        if (st.MPI_TAG != T_UNIT) { /* QUIT, or a CANCEL that came after the answer */
+        if (flag && st.MPI_TAG == T_UNIT) {
+            msg_unit m;
+            rc = MPI_Recv(&m, sizeof m, MPI_BYTE, 0, T_UNIT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                break;
+            sow_unit u = {.nline = m.nline, .threshold = m.threshold, .ticket = m.slot};
+            for (int d = 0; d < u.nline && d < SOW_UNITS_MAX_DEPTH; d++)
+                u.line[d] = (sow_move)m.line[d];
+            if (!units_pool_inflight(tp))
+                last_beat = sow_now();
+            if (pool.submit(pool.ctx, &u)) { /* more than its slots: the manager's bug */
+                msg_answer a = {.q = m, .err = SOW_E_ARG};
+                rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
+            }
+            busy = true;
+        } else if (flag) { /* QUIT, or CANCEL: abandon the units in flight */
             int nothing;
             rc = MPI_Recv(&nothing, 1, MPI_INT, 0, st.MPI_TAG, MPI_COMM_WORLD,
                           MPI_STATUS_IGNORE);
             if (st.MPI_TAG == T_QUIT)
                 break;
-            continue;
+            pool.cancel(pool.ctx);
+            busy = true;
         }
-        msg_answer a = {0};
-        rc = MPI_Recv(&a.q, sizeof a.q, MPI_BYTE, 0, T_UNIT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            break;
-        sow_unit u = {.nline = a.q.nline, .threshold = a.q.threshold};
-        for (int d = 0; d < u.nline && d < SOW_UNITS_MAX_DEPTH; d++)
-            u.line[d] = (sow_move)a.q.line[d];
-        cancel_flag = 0;
-        last_beat = sow_now();
-        a.err = sow_units_worker_answer(w, &u);
-        a.bound = u.bound;
-        a.nodes = u.nodes;
-        a.cpu_seconds = u.cpu_seconds;
-        a.seconds = u.seconds;
-        rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
+        sow_unit u;
+        sow_err ue;
+        while (rc == MPI_SUCCESS && units_pool_take(tp, &u, &ue)) {
+            msg_answer a = {.err = ue, .bound = u.bound, .nodes = u.nodes,
+                            .cpu_seconds = u.cpu_seconds, .seconds = u.seconds};
+            pack(&u, (int)u.ticket, &a.q);
+            rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
+            busy = true;
+        }
+        double now = sow_now();
+        if (rc == MPI_SUCCESS && now - last_beat >= HEARTBEAT && units_pool_inflight(tp)) {
+            int nothing = 0;
+            rc = MPI_Send(&nothing, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
+            last_beat = now;
+        }
+        if (!busy)
+            idle();
     }
+    units_pool_free(tp);
+    if (w)
+        sow_search_tests_end(units_worker_search(w));
     sow_units_worker_free(w);
+    if (e) {
+        snprintf(why, why_size, "%s", ready.why);
+        return e;
+    }
     if (rc != MPI_SUCCESS)
         return mpi_fail(rc, "talking to the manager", why, why_size);
     return SOW_OK;

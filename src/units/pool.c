@@ -138,6 +138,27 @@ static sow_err pool_wait(void *ctx, sow_unit *u)
     return SOW_OK;
 }
 
+bool units_pool_take(units_pool *p, sow_unit *u, sow_err *e)
+{
+    pthread_mutex_lock(&p->mu);
+    bool got = p->nans > 0;
+    if (got) {
+        *u = p->ans[0].u;
+        *e = p->ans[0].e;
+        memmove(p->ans, p->ans + 1, (size_t)--p->nans * sizeof *p->ans);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return got;
+}
+
+int units_pool_inflight(units_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    int n = p->ntodo + p->running + p->nans;
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
 sow_err units_pool_new(sow_units_worker *w, int threads, sow_err *err, double deadline,
                        void (*tick)(void *ctx), void *ctx, double every, sow_units_pool *iface,
                        units_pool **out)

@@ -325,6 +325,26 @@ static sow_err replay(const sow_units_worker *w, const sow_unit *u,
     return SOW_OK;
 }
 
+/* Answers u on every thread of the search (k < 0: sow_search_test, the
+ * process's CPU) or on its thread k alone (sow_search_test_on, that
+ * thread's CPU). */
+static sow_err answer(sow_units_worker *w, int k, sow_unit *u)
+{
+    u->done = false;
+    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
+    sow_err e = replay(w, u, path);
+    if (e)
+        return e;
+    double c0 = k < 0 ? sow_cpu_now() : sow_thread_cpu_now(), w0 = sow_now();
+    e = k < 0 ? sow_search_test(w->s, path, u->nline + 1, u->threshold, &u->bound, &u->nodes)
+              : sow_search_test_on(w->s, k, path, u->nline + 1, u->threshold, &u->bound,
+                                   &u->nodes);
+    u->cpu_seconds = (k < 0 ? sow_cpu_now() : sow_thread_cpu_now()) - c0;
+    u->seconds = sow_now() - w0;
+    u->done = e == SOW_OK;
+    return e;
+}
+
 sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
 {
     const sow_limits *L = &w->plan->limits;
@@ -338,31 +358,12 @@ sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
             return SOW_E_INTERRUPTED;
     }
     sow_search_set_time_limit(w->s, left);
-    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
-    sow_err e = replay(w, u, path);
-    if (e)
-        return e;
-    double c0 = sow_cpu_now(), w0 = sow_now();
-    e = sow_search_test(w->s, path, u->nline + 1, u->threshold, &u->bound, &u->nodes);
-    u->cpu_seconds = sow_cpu_now() - c0;
-    u->seconds = sow_now() - w0;
-    u->done = e == SOW_OK;
-    return e;
+    return answer(w, -1, u);
 }
 
 sow_err units_worker_answer_on(sow_units_worker *w, int k, sow_unit *u)
 {
-    u->done = false;
-    sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
-    sow_err e = replay(w, u, path);
-    if (e)
-        return e;
-    double c0 = sow_thread_cpu_now(), w0 = sow_now();
-    e = sow_search_test_on(w->s, k, path, u->nline + 1, u->threshold, &u->bound, &u->nodes);
-    u->cpu_seconds = sow_thread_cpu_now() - c0;
-    u->seconds = sow_now() - w0;
-    u->done = e == SOW_OK;
-    return e;
+    return answer(w, k, u);
 }
 
 sow_search *units_worker_search(sow_units_worker *w)
@@ -583,7 +584,7 @@ typedef enum { W_LT, W_GE, W_WAIT } wres;
  * one does. The bounds are exact facts, so a question they decide is not
  * asked again. A child waiting for an answer is passed over as if it will
  * fail (the speculation) while slots are free, so the next questions
- * alpha-beta would ask go out too. */
+ * alpha-beta would ask go out too (below: not everywhere). */
 static sow_err walk(solver *S, int i, int beta, wres *res)
 {
     tnode *x = &S->T.t[i];
@@ -605,12 +606,21 @@ static sow_err walk(solver *S, int i, int beta, wres *res)
         }
         order[j] = k;
     }
-    bool waiting = false;
+    /* Speculation past a child still waiting for answers: at a node
+     * expected to cut (its guess reaches the test) only once an elder
+     * brother has failed in this walk, as young brothers wait in YBWC:
+     * otherwise the eldest usually cuts and the questions about its
+     * brothers are thrown away, which cost Kalah(6,5) 1.8x the nodes
+     * (doc/experiments.md, "Work units side by side").
+     * At a node expected to fail, every child must be searched anyway. */
+    bool waiting = false, elder = false;
     for (int r = 0; r < n; r++) {
         int c = first + order[r], a, b;
         conv(&S->T.t[c], &a, &b);
         if (b < beta)
             continue;
+        if (waiting && !elder && x->h >= beta)
+            break;
         wres cr;
         sow_err e = walk(S, c, S->T.t[c].sign > 0 ? beta : 1 - beta, &cr);
         if (e)
@@ -625,6 +635,8 @@ static sow_err walk(solver *S, int i, int beta, wres *res)
             waiting = true;
             if (S->inflight >= slots(S))
                 break;
+        } else {
+            elder = true;
         }
     }
     *res = waiting ? W_WAIT : W_LT;
