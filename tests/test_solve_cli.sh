@@ -119,6 +119,10 @@ has out '^kalah 6x4: interrupted after [0-9.]+ s: value in \[[-+][0-9]+, [-+][0-
 has out '^(best move so far: [1-6]|no best move found yet)$'
 interrupt "$SOW" solve kalah --pits 6 --seeds 6 --no-db --threads 1 --json --quiet
 json 'd["interrupted"] is True and d["lower"] <= d["upper"] and (d["best"] is None or d["best"] in "123456")'
+json 'd["db"] is None and d["nodes"] >= 0 and d["cpu_search"] >= 0'
 [ ! -s "$T/err" ] || fail "--quiet printed on stderr: $(cat "$T/err")"
+# The database a stopped solve used is reported too (results tables show it).
+interrupt "$SOW" solve kalah --pits 6 --seeds 5 --db-seeds 10 --threads 1 --tt-mb 16 --json --quiet
+json 'd["interrupted"] is True and d["db"]["seeds"] == 10 and d["db"]["root"] is False'
 
 echo "test_solve_cli: all passed"

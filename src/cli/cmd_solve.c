@@ -79,7 +79,8 @@ static const char usage[] =
     "mtd_probes, oracle_probes, db {seeds, bytes, seconds, root} or null,\n"
     "solver. Interrupted (exit 130): interrupted true, reason (\"stopped\"; from\n"
     "sow serve: \"time limit\"), lower and upper (the\n"
-    "value's proven bounds), best (the best move so far, or null).\n"
+    "value's proven bounds), best (the best move so far, or null), nodes,\n"
+    "seconds, cpu_search, db.\n"
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
     "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
     "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
@@ -249,6 +250,16 @@ static int solve_reference(cli_game *cg, long mb)
     return 0;
 }
 
+/* The JSON "db" value: the database used, or null. */
+static void json_db(FILE *f, const sow_plan_result *res, bool root_in_db)
+{
+    if (res->db_seeds)
+        fprintf(f, "{\"seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,\"root\":%s}", res->db_seeds,
+                (unsigned long long)res->db_bytes, res->db_seconds, root_in_db ? "true" : "false");
+    else
+        fprintf(f, "null");
+}
+
 /* Ctrl-C: what is proven so far. Exit status 130, as a shell reports an
  * interrupted program. */
 int cli_solve_print_interrupted(FILE *f, const cli_game *cg, const sow_plan_result *res,
@@ -266,9 +277,12 @@ int cli_solve_print_interrupted(FILE *f, const cli_game *cg, const sow_plan_resu
         fprintf(f, ",\"interrupted\":true,\"reason\":\"%s\",\"lower\":%d,\"upper\":%d,\"best\":",
                 reason ? reason : "stopped", lo, hi);
         fprintf(f, best[0] ? "\"%s\"" : "null", best);
-        fprintf(f, ",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"solver\":\"search\"}\n",
-               cg->pie_opening ? "true" : "false", (unsigned long long)r->sol.nodes,
-               res->seconds);
+        fprintf(f, ",\"pie\":%s,\"nodes\":%llu,\"seconds\":%.6f,\"cpu_search\":%.6f,\"db\":",
+                cg->pie_opening ? "true" : "false", (unsigned long long)r->sol.nodes,
+                res->seconds, res->cpu_seconds);
+        /* A root in the database is answered at once, never interrupted. */
+        json_db(f, res, false);
+        fprintf(f, ",\"solver\":\"search\"}\n");
     } else {
         print_board(f, cg);
         fprintf(f, ": interrupted%s%s%s after %.1f s: value in [%+d, %+d] for %s (to move)\n",
@@ -306,12 +320,7 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
                cg->pie_opening ? "true" : "false", (unsigned long long)sol->nodes, res->seconds,
                r->seconds_value, r->seconds, res->cpu_seconds, nps, T, plan->tt_mb,
                r->mtd_probes, (unsigned long long)r->oracle_probes);
-        if (res->db_seeds)
-            fprintf(f, "{\"seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,\"root\":%s}", res->db_seeds,
-                   (unsigned long long)res->db_bytes, res->db_seconds,
-                   plan->root_in_db ? "true" : "false");
-        else
-            fprintf(f, "null");
+        json_db(f, res, plan->root_in_db);
         fprintf(f, ",\"solver\":\"%s\"}\n", solver);
         return;
     }
