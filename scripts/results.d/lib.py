@@ -268,6 +268,13 @@ def beyond(rows, game, m, n, variant=""):
     return None
 
 
+def unsolved_mark(row):
+    """The mark of a cell without a value in the index and the heat maps:
+    › beyond the budget's frontier, · not run otherwise, ? not reached."""
+    st = row["status"]
+    return "›" if st.startswith("not run: beyond") else "·" if st.startswith("not run") else "?"
+
+
 SOLVE_KEYS = ["game", "m", "n", "variant", "seeds_on_board", "status", "value", "lower", "upper",
               "outcome", "best", "published", "agrees", "nodes", "seconds", "cpu_s",
               "search_cpu_s", "peak_mb", "db", "cell_seconds", "move_values", "pv", "command"]

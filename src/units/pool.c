@@ -114,13 +114,7 @@ static sow_err pool_wait(void *ctx, sow_unit *u)
         double until = now + p->every;
         if (p->deadline > 0 && !p->cancelled && p->deadline < until)
             until = p->deadline;
-        /* The condition variable's clock is the realtime one: the wait's
-         * length is what counts, not the date. */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        double at = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + (until - now);
-        ts.tv_sec = (time_t)at;
-        ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+        struct timespec ts = {(time_t)until, (long)((until - (double)(time_t)until) * 1e9)};
         if (pthread_cond_timedwait(&p->done, &p->mu, &ts) != 0 && p->nans == 0 && p->tick) {
             pthread_mutex_unlock(&p->mu);
             p->tick(p->ctx);
@@ -170,21 +164,22 @@ sow_err units_pool_new(sow_units_worker *w, int threads, sow_err *err, double de
     *p = (units_pool){.w = w, .s = units_worker_search(w), .threads = threads, .err = err,
                       .deadline = deadline, .every = every > 0 ? every : 1.0, .tick = tick,
                       .ctx = ctx};
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    /* The solver's timed waits count on the monotonic clock. */
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->done, &ca);
+    pthread_condattr_destroy(&ca);
     p->th = calloc((size_t)threads, sizeof *p->th);
     p->args = calloc((size_t)threads, sizeof *p->args);
     p->todo = calloc((size_t)threads, sizeof *p->todo);
     p->ans = calloc((size_t)threads, sizeof *p->ans);
     if (!p->th || !p->args || !p->todo || !p->ans) {
-        free(p->th);
-        free(p->args);
-        free(p->todo);
-        free(p->ans);
-        free(p);
+        units_pool_free(p);
         return SOW_E_NOMEM;
     }
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->done, NULL);
     for (int k = 0; k < threads; k++) {
         p->args[k] = (thread_arg){p, k};
         if (pthread_create(&p->th[k], NULL, thread_main, &p->args[k]) != 0)

@@ -456,6 +456,7 @@ typedef struct solver {
     sow_err local_err;
     double cpu0;         /* the process's CPU when the solve began */
     uint64_t nodes0;     /* out->nodes when the threads' pool began */
+    bool pool_threads;   /* the threads' pool answers (pool.c) */
 } solver;
 
 static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
@@ -523,6 +524,23 @@ static sow_err submit(solver *S, int i, int beta)
     return SOW_OK;
 }
 
+/* Progress, after each answer and (the threads' pool) every second while
+ * long units run. With the pool the nodes and CPU so far are this
+ * process's, the units under way included, so the figures never go back;
+ * otherwise those of the answers (an MPI manager's workers are elsewhere). */
+static void tick(void *ctx)
+{
+    solver *S = ctx;
+    if (!S->cb || !S->cb->progress)
+        return;
+    bool live = S->pool_threads;
+    sow_units_progress pr = {
+        S->T.t[0].lo, S->T.t[0].hi, S->out->units,
+        live ? S->nodes0 + sow_search_tests_nodes(units_worker_search(S->w)) : S->out->nodes,
+        live ? sow_cpu_now() - S->cpu0 : S->out->cpu_seconds, sow_now() - S->t0};
+    S->cb->progress(S->cb->ctx, &pr);
+}
+
 /* Waits for one question to come back and records its answer. */
 static sow_err collect(solver *S)
 {
@@ -555,25 +573,8 @@ static sow_err collect(solver *S)
     S->out->units++;
     narrow(&S->T.t[i], u.threshold, u.bound);
     propagate(&S->T, i);
-    if (S->cb && S->cb->progress) {
-        sow_units_progress pr = {S->T.t[0].lo, S->T.t[0].hi, S->out->units, S->out->nodes,
-                                 S->out->cpu_seconds, sow_now() - S->t0};
-        S->cb->progress(S->cb->ctx, &pr);
-    }
+    tick(S);
     return SOW_OK;
-}
-
-/* Progress while the threads' pool works on long units: the nodes and CPU
- * so far, the units under way included. */
-static void tick(void *ctx)
-{
-    solver *S = ctx;
-    if (!S->cb || !S->cb->progress)
-        return;
-    sow_units_progress pr = {S->T.t[0].lo, S->T.t[0].hi, S->out->units,
-                             S->nodes0 + sow_search_tests_nodes(units_worker_search(S->w)),
-                             sow_cpu_now() - S->cpu0, sow_now() - S->t0};
-    S->cb->progress(S->cb->ctx, &pr);
 }
 
 /* A walk's verdict on "score >= beta?": decided, or waiting for answers. */
@@ -778,6 +779,7 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
                                cb ? cb->progress_every : 0, &local, &tp);
             if (e)
                 sow_search_tests_end(s);
+            S.pool_threads = !e;
         }
     }
     if (!e)
