@@ -56,7 +56,14 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
 {
     assert_true(p->limits.threads >= 1);
     assert_true(p->tt_mb >= 1);
-    assert_true(p->why_tt[0] && p->why_db[0] && p->why_trial[0]);
+    assert_true(p->why_tt[0] && p->why_db[0] && p->why_trial[0] && p->why_grow[0]);
+    /* Growth: beyond the planned size, short of the whole board, within
+     * what the table leaves. */
+    if (p->db_grow_seeds) {
+        assert_true(p->db_seeds > 0 && p->db_grow_seeds > p->db_seeds);
+        assert_true(p->db_grow_seeds < p->board_seeds);
+        assert_true(sow_db_bytes(g, p->db_grow_seeds) <= p->db_budget);
+    }
     if (p->db_seeds > 0) {
         assert_int_equal(p->db_bytes, sow_db_bytes(g, p->db_seeds));
         assert_int_equal(p->db_budget, p->limits.memory - p->tt_mb * MB -
@@ -270,12 +277,15 @@ static void test_cycles(void **state)
     assert_true(p.db_seeds > 0 && p.db_seeds < 50);
     assert_non_null(strstr(p.why_db, "cycles"));
     assert_true(p.trial_seconds == 0);
+    assert_int_equal(p.db_grow_seeds, 0);
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
     lim.db_seeds = 5;
     p = make(&g, &lim, SOW_OK);
     assert_int_equal(p.db_seeds, 5);
+    assert_int_equal(p.db_grow_seeds, 0);
+    assert_non_null(strstr(p.why_grow, "forced"));
 
     /* 5x2: the complete database fits 4 GB (about 0.6 GB with the
      * builder's scratch) and is the plan, however long it builds... */
@@ -450,7 +460,10 @@ static void solve_vs_ref(const sow_game *g, const sow_pos *p, sow_limits lim,
     assert_same(&ref, &res.search, lim.value_only);
     if (want_phases)
         assert_string_equal(ph.seen, want_phases);
-    assert_int_equal(res.db_seeds, res.trial_solved ? 0 : plan.db_seeds);
+    if (res.trial_solved)
+        assert_int_equal(res.db_seeds, 0);
+    else
+        assert_int_equal(res.db_first_seeds, plan.db_seeds);
     if (res.search.pv_len) {
         assert_true(res.search.sol.best >= 0);
         assert_int_equal(res.search.pv[0], res.search.sol.moves[res.search.sol.best]);
@@ -538,6 +551,64 @@ static void test_solve_db_dir(void **state)
     assert_int_equal(sow_plan_solve(&g, &p, &plan, NULL, &res), SOW_E_IO);
     assert_non_null(strstr(res.error, "cannot create"));
     assert_int_equal(rmdir(dir), 0);
+}
+
+typedef struct growth {
+    int steps, last;
+} growth;
+
+static void on_grow(void *ctx, int from, int to, double searched)
+{
+    growth *gr = ctx;
+    assert_int_equal(from, gr->last);
+    assert_true(to > from);
+    assert_true(searched > 0);
+    gr->steps++;
+    gr->last = to;
+}
+
+/* A database the model guessed too small grows while the search above it
+ * outlasts the next step's build. Chungkala 6x2 (no capture) above a
+ * 1-seed database searches far longer than the 2 s floor (7.6 s on one
+ * thread above 8 seeds: doc/experiments.md, "The database grows"), so it
+ * grows; the table kept from the smaller oracle leaves the answer that of
+ * a search above a fixed database: value +1, every move's score. */
+static void test_db_grows(void **state)
+{
+    (void)state;
+    sow_game g;
+    sow_pos p;
+    game_of(&g, SOW_CHUNGKALA, 6, 2, 0);
+    sow_game_start(&g, &p);
+    sow_limits lim = {.memory = 256 * MB, .threads = 1};
+    sow_plan plan = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &plan);
+    assert_true(plan.db_grow_seeds > 16);
+    plan.db_seeds = 1;
+    plan.db_bytes = sow_db_bytes(&g, 1);
+    plan.trial_seconds = 0;
+    growth gr = {0, 1};
+    sow_plan_callbacks cb = {.db_grow = on_grow, .ctx = &gr};
+    static sow_plan_result res, fixed;
+    assert_int_equal(sow_plan_solve(&g, &p, &plan, &cb, &res), SOW_OK);
+    assert_true(gr.steps >= 1);
+    assert_int_equal(res.db_first_seeds, 1);
+    assert_int_equal(res.db_seeds, gr.last);
+    assert_true(res.db_seeds <= plan.db_grow_seeds);
+    assert_int_equal(res.db_bytes, sow_db_bytes(&g, res.db_seeds));
+
+    sow_limits fl = {.memory = 256 * MB, .threads = 1, .db_seeds = 16};
+    sow_plan fp = make(&g, &fl, SOW_OK);
+    assert_int_equal(fp.db_grow_seeds, 0);
+    assert_int_equal(sow_plan_solve(&g, &p, &fp, NULL, &fixed), SOW_OK);
+    assert_int_equal(sow_score_margin(&g, res.search.sol.score), 1);
+    assert_int_equal(res.search.sol.score, fixed.search.sol.score);
+    assert_int_equal(res.search.sol.outcome, fixed.search.sol.outcome);
+    assert_int_equal(res.search.sol.nmoves, fixed.search.sol.nmoves);
+    for (int i = 0; i < res.search.sol.nmoves; i++) {
+        assert_true(res.search.move_exact[i]);
+        assert_int_equal(res.search.sol.move_scores[i], fixed.search.sol.move_scores[i]);
+    }
 }
 
 /* The stop flag set: interrupted at once, with bounds that hold the value
@@ -779,6 +850,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_solve_paths),
         cmocka_unit_test(test_solve_db_dir),
         cmocka_unit_test(test_solve_interrupted),
+        cmocka_unit_test(test_db_grows),
         cmocka_unit_test(test_probe_root),
         cmocka_unit_test(test_analysis_db),
         cmocka_unit_test(test_open_db),

@@ -98,6 +98,16 @@ expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["db_seeds"] == 6 and d["root_in_db"] is False and "value" not in d, d' "$T/out" \
   || fail "--plan --json: $(cat "$T/out")"
 expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --plan --reference
+# Growth: planned unless the size is forced or a ledger solves; said why.
+expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --plan --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 0 < d["db_seeds"] < d["db_grow_seeds"] < 16 and "grows" in d["why_grow"], d' "$T/out" \
+  || fail "--plan --json growth: $(cat "$T/out")"
+expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --db-seeds 8 --plan
+grep -q '^grows up to: 0 seeds' "$T/out" && grep -q '^why growth: .*forced' "$T/out" \
+  || fail "--plan forced: $(cat "$T/out")"
+expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --ledger "$T/never.db" --plan
+grep -q '^why growth: .*ledger' "$T/out" || fail "--plan --ledger: $(cat "$T/out")"
+[ -e "$T/never.db" ] && fail "--plan created the ledger"
 
 # Ctrl-C: the bounds proven so far and the best move, exit 130. The same
 # run checks that --memory 1 says it drops the database, and that progress
@@ -124,5 +134,11 @@ json 'd["db"] is None and d["nodes"] >= 0 and d["cpu_search"] >= 0'
 # The database a stopped solve used is reported too (results tables show it).
 interrupt "$SOW" solve kalah --pits 6 --seeds 5 --db-seeds 10 --threads 1 --tt-mb 16 --json --quiet
 json 'd["interrupted"] is True and d["db"]["seeds"] == 10 and d["db"]["root"] is False'
+
+# A database the model guessed too small grows, and says so: Chungkala
+# 8x1 (no capture) above the model's 8 seeds runs far over the 2 s floor.
+expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --threads 1 --memory 256 --json
+has err '^sow: the search above 8 seeds ran [0-9.]+ s, longer than the database up to [0-9]+ would take to build: growing it'
+json 'd["value"] == 1 and d["outcome"] == "win" and d["db"]["first_seeds"] == 8 and 8 < d["db"]["seeds"] < 16'
 
 echo "test_solve_cli: all passed"

@@ -67,12 +67,18 @@ typedef struct sow_plan {
                                 the root, no search */
     double trial_seconds;    /* > 0: search this long without a database
                                 first, build only if that does not finish */
+    int db_grow_seeds;       /* > db_seeds: the database may grow up to this
+                                many seeds, one step each time the search
+                                above it outlasts the next step's build (the
+                                model's guess of db_seeds checked by
+                                measurement); 0: it does not grow */
     /* One line each, for --verbose and for warnings; they name the limits
      * by their `sow solve` options. db_degraded: the database decision
      * departs from what the user asked or would get with the defaults (a
      * forced size lowered, a database dropped or shrunk for memory where
      * the model expects it to matter): worth telling even unasked. */
-    char why_tt[SOW_PLAN_WHY], why_db[SOW_PLAN_WHY], why_trial[SOW_PLAN_WHY];
+    char why_tt[SOW_PLAN_WHY], why_db[SOW_PLAN_WHY], why_trial[SOW_PLAN_WHY],
+        why_grow[SOW_PLAN_WHY];
     bool db_degraded;
     /* On an error from sow_plan_make: what is wrong, in one line. */
     char error[SOW_PLAN_WHY];
@@ -130,6 +136,10 @@ typedef struct sow_plan_callbacks {
      * trial_seconds at most), "database" (open or build), "search",
      * "probe" (the root from the database). */
     void (*phase)(void *ctx, const char *phase);
+    /* Called before the database grows (plan->db_grow_seeds): the search
+     * above `from` seeds ran `searched` seconds, longer than the modelled
+     * build of `to`; the phase "database" follows. */
+    void (*db_grow)(void *ctx, int from, int to, double searched);
     void *ctx;
     double progress_every;   /* seconds between search reports (<= 0: 1 s) */
 } sow_plan_callbacks;
@@ -145,8 +155,10 @@ typedef struct sow_plan_result {
     bool trial_solved;        /* the trial finished: no database was built */
     uint64_t trial_nodes;     /* nodes of an unfinished trial (also in search.sol.nodes) */
     int db_seeds;             /* the database used; 0: none */
+    int db_first_seeds;       /* the first one opened (< db_seeds: it grew) */
     uint64_t db_bytes;
-    double db_seconds;        /* to open or build it */
+    double db_seconds;        /* to open or build it (each step, if it grew) */
+    double db_last_seconds;   /* the last step's part of db_seconds */
     double seconds;           /* wall-clock, the whole call */
     double cpu_seconds;       /* CPU seconds of the searches, all threads */
     /* On an error: what went wrong, in one line. */
@@ -156,7 +168,10 @@ typedef struct sow_plan_result {
 /* Runs `plan` (from sow_plan_make for this g and pos): the trial search
  * when planned, the database (created, loaded or built within
  * plan->db_budget), the search with the database as its oracle, or the
- * root answered from the database. Returns SOW_OK, SOW_E_INTERRUPTED (the
+ * root answered from the database. With plan->db_grow_seeds the search
+ * above the database runs only as long as the next step's build would
+ * take; then the database grows and the search goes on above it, the
+ * table keeping what it learnt. Returns SOW_OK, SOW_E_INTERRUPTED (the
  * stop flag, or the time limit; *out says what is proven), SOW_E_NOMEM
  * (table or database), the database's errors (sow_db_open: SOW_E_IO,
  * SOW_E_FORMAT, ...) or the search's (SOW_E_LIMIT: a line longer than the

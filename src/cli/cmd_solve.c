@@ -48,8 +48,10 @@ static const char usage[] =
     "                      missing ones; DIR is created if missing (default:\n"
     "                      build in memory, save nothing)\n"
     "  --db-seeds K        database up to K seeds on the board, at most the\n"
-    "                      board's seeds (default: the largest that pays off\n"
-    "                      and fits the budget; 0: none)\n"
+    "                      board's seeds (default: the one the cost model\n"
+    "                      expects to pay off within the budget, grown while\n"
+    "                      the search above it outlasts the next build; 0:\n"
+    "                      none)\n"
     "  --no-db             no database\n"
     "  --value-only        only the value and a best move (other moves: bounds)\n"
     "  --reference         use the reference solver (slow, small boards only;\n"
@@ -172,6 +174,16 @@ static const char *plural(int n)
     return n == 1 ? "" : "s";
 }
 
+static void on_db_grow(void *ctx, int from, int to, double searched)
+{
+    progress_state *st = ctx;
+    if (st->quiet)
+        return;
+    fprintf(stderr, "%ssow: the search above %d seeds ran %.1f s, longer than the database "
+            "up to %d would take to build: growing it\n", st->tty ? "\r\033[K" : "", from,
+            searched, to);
+}
+
 static int seeds_on_board(const cli_game *cg)
 {
     int k = 0;
@@ -254,7 +266,8 @@ static int solve_reference(cli_game *cg, long mb)
 static void json_db(FILE *f, const sow_plan_result *res, bool root_in_db)
 {
     if (res->db_seeds)
-        fprintf(f, "{\"seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,\"root\":%s}", res->db_seeds,
+        fprintf(f, "{\"seeds\":%d,\"first_seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,"
+                "\"root\":%s}", res->db_seeds, res->db_first_seeds,
                 (unsigned long long)res->db_bytes, res->db_seconds, root_in_db ? "true" : "false");
     else
         fprintf(f, "null");
@@ -337,7 +350,11 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
            "CPU s), %.2f M nodes/s, %d thread%s, table %zu MB\n",
            (unsigned long long)sol->nodes, res->seconds, r->seconds, r->seconds_value,
            res->cpu_seconds, nps / 1e6, T, plural(T), plan->tt_mb);
-    if (res->db_seeds)
+    if (res->db_seeds && res->db_first_seeds < res->db_seeds)
+        fprintf(f, "database: up to %d seed%s (grown from %d), %.0f MB, its steps ready in "
+               "%.3f s\n", res->db_seeds, plural(res->db_seeds), res->db_first_seeds,
+               (double)res->db_bytes / 1048576.0, res->db_seconds);
+    else if (res->db_seeds)
         fprintf(f, "database: up to %d seed%s, %.0f MB, ready in %.3f s%s\n", res->db_seeds,
                plural(res->db_seeds), (double)res->db_bytes / 1048576.0, res->db_seconds,
                plan->root_in_db ? "; it holds the position itself" : "");
@@ -478,23 +495,25 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
 {
     if (!cg->json) {
         printf("board: %d seeds\nthreads: %d\nmemory: %.0f MB\ntable: %zu MB\n"
-               "database: %d seeds, %.0f MB%s\ntrial: %.1f s\nwhy database: %s\n"
-               "why table: %s\nwhy trial: %s\n",
+               "database: %d seeds, %.0f MB%s\ngrows up to: %d seeds\ntrial: %.1f s\n"
+               "why database: %s\nwhy growth: %s\nwhy table: %s\nwhy trial: %s\n",
                p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
                p->db_seeds, (double)p->db_bytes / 1048576.0,
-               p->root_in_db ? " (holds the position itself)" : "", p->trial_seconds, p->why_db,
-               p->why_tt, p->why_trial);
+               p->root_in_db ? " (holds the position itself)" : "", p->db_grow_seeds,
+               p->trial_seconds, p->why_db, p->why_grow, p->why_tt, p->why_trial);
         return 0;
     }
     printf("{");
     cli_json_game(cg);
     printf(",\"seeds_on_board\":%d,\"threads\":%d,\"memory_mb\":%.0f,\"tt_mb\":%zu,"
-           "\"db_seeds\":%d,\"db_bytes\":%llu,\"root_in_db\":%s,\"trial_seconds\":%.1f,"
-           "\"why_db\":",
+           "\"db_seeds\":%d,\"db_bytes\":%llu,\"root_in_db\":%s,\"db_grow_seeds\":%d,"
+           "\"trial_seconds\":%.1f,\"why_db\":",
            p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
            p->db_seeds, (unsigned long long)p->db_bytes, p->root_in_db ? "true" : "false",
-           p->trial_seconds);
+           p->db_grow_seeds, p->trial_seconds);
     cli_fjson_string(stdout, p->why_db);
+    printf(",\"why_grow\":");
+    cli_fjson_string(stdout, p->why_grow);
     printf(",\"why_tt\":");
     cli_fjson_string(stdout, p->why_tt);
     printf(",\"why_trial\":");
@@ -584,13 +603,20 @@ int cmd_solve(int argc, char **argv)
     sow_plan plan;
     if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan) != SOW_OK)
         cli_fail("solve: %s", plan.error);
+    if (ledger && plan.db_grow_seeds) {
+        /* Units are answered by many searches, maybe on many machines,
+         * over the one database the ledger records. */
+        plan.db_grow_seeds = 0;
+        snprintf(plan.why_grow, sizeof plan.why_grow,
+                 "the database does not grow: every unit of a ledger uses the one database");
+    }
     if (plan_only)
         return print_plan(&cg, &plan);
     if (verbose)
-        fprintf(stderr, "plan: %d thread%s, memory %.0f MB\nplan: %s\nplan: %s\nplan: %s\n",
-                plan.limits.threads, plural(plan.limits.threads),
-                (double)plan.limits.memory / 1048576.0, plan.why_db, plan.why_tt,
-                plan.why_trial);
+        fprintf(stderr, "plan: %d thread%s, memory %.0f MB\nplan: %s\nplan: %s\nplan: %s\n"
+                "plan: %s\n", plan.limits.threads, plural(plan.limits.threads),
+                (double)plan.limits.memory / 1048576.0, plan.why_db, plan.why_grow,
+                plan.why_tt, plan.why_trial);
     else if (plan.db_degraded)
         fprintf(stderr, "sow: note: %s\n", plan.why_db);
 
@@ -599,6 +625,7 @@ int cmd_solve(int argc, char **argv)
         .search_progress = on_search_progress,
         .db_progress = on_db_progress,
         .phase = on_phase,
+        .db_grow = on_db_grow,
         .ctx = &ps,
         .progress_every = ps.tty ? 0.5 : FIRST_LINE,
     };

@@ -42,6 +42,9 @@
 /* Without a forced database, search this long without one first: most
  * small boards are solved sooner than any database builds. */
 #define TRIAL_SECONDS 2.0
+/* A database that may grow steps up to at least this many times the
+ * bytes of the last: the steps' builds add up to about twice the last. */
+#define GROW_STEP 2.0
 /* Toguz (cycles): its builder's positions per second per thread (results/
  * toguz.md), and the longest build the plan chooses by itself: above the
  * database a search with cycles shares little, so the biggest database
@@ -136,11 +139,17 @@ static uint64_t beside_db(const sow_game *g, const sow_limits *lim, int board, i
     return (uint64_t)table_mb(lim, board, k) * MB + search_bytes(g, lim);
 }
 
-/* The memory a k-seed database may take beside the table and the search. */
+/* The memory a database may take beside a table of tt_mb and the search. */
+static uint64_t room_beside(const sow_game *g, const sow_limits *lim, size_t tt_mb)
+{
+    uint64_t used = (uint64_t)tt_mb * MB + search_bytes(g, lim);
+    return used < lim->memory ? lim->memory - used : 0;
+}
+
+/* The memory a k-seed database may take beside its table and the search. */
 static uint64_t db_room(const sow_game *g, const sow_limits *lim, int board, int k)
 {
-    uint64_t used = beside_db(g, lim, board, k);
-    return used < lim->memory ? lim->memory - used : 0;
+    return room_beside(g, lim, table_mb(lim, board, k));
 }
 
 /* Does a k-seed database fit beside its table and the search? */
@@ -173,6 +182,36 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board)
         }
     }
     return best;
+}
+
+/* The biggest database the search may grow to from a k-seed one: the
+ * largest that fits beside the table sized for k, short of the whole
+ * board (the model's guess is only a guess: Chungkala, with no capture,
+ * descends to a database far slower than Kalah, its fit: doc/
+ * experiments.md, "The database grows"). 0: none bigger fits. */
+static int grow_limit(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    int kmax = sow_retro_max_seeds(g) < board - 1 ? sow_retro_max_seeds(g) : board - 1;
+    uint64_t room = room_beside(g, lim, table_mb(lim, board, k));
+    int best = 0;
+    for (int j = k + 1; j <= kmax; j++) {
+        size_t bytes = sow_db_bytes(g, j);
+        if (bytes == SIZE_MAX || bytes > room)
+            break;
+        best = j;
+    }
+    return best;
+}
+
+/* The next step from a k-seed database towards `limit`: the smallest with
+ * GROW_STEP times its bytes, or the limit. */
+static int grow_step(const sow_game *g, int k, int limit)
+{
+    double want = GROW_STEP * (double)sow_db_bytes(g, k);
+    int j = k + 1;
+    while (j < limit && (double)sow_db_bytes(g, j) < want)
+        j++;
+    return j;
 }
 
 static double mib(uint64_t bytes)
@@ -340,6 +379,13 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
                  "the memory beside its table (%.1f s modelled)",
                  k, mib(sow_db_bytes(g, k)), cost);
     }
+    if (k > 0)
+        out->db_grow_seeds = grow_limit(g, lim, board, k);
+    if (out->db_grow_seeds)
+        snprintf(out->why_grow, sizeof out->why_grow,
+                 "the database grows, up to %d seeds, while the search above it outlasts the "
+                 "next step's build (about %.0f times the bytes)", out->db_grow_seeds,
+                 GROW_STEP);
     return SOW_OK;
 }
 
@@ -392,6 +438,13 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                  L->value_only ? 4 : 16, L->value_only ? "" : " (every move's value)",
                  TT_BASE_EXCESS, TT_MAX_MB);
 
+    if (!out->db_grow_seeds)
+        snprintf(out->why_grow, sizeof out->why_grow, "the database does not grow: %s",
+                 k == 0 ? "none planned"
+                 : L->db_seeds > 0 ? "its size is forced"
+                 : g->cycles ? "with cycles the plan is the biggest that builds in time"
+                 : out->root_in_db ? "it holds the position"
+                                   : "no bigger one fits the memory short of the whole board");
     if (k == 0)
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
     else if (L->db_seeds > 0)
@@ -448,6 +501,7 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
     out->db_files = -1;
     out->tt_mb = L.tt_mb;
     snprintf(out->why_trial, sizeof out->why_trial, "no trial: an analysis");
+    snprintf(out->why_grow, sizeof out->why_grow, "the database does not grow: an analysis");
     snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: the analysis's", out->tt_mb);
     int board = out->board_seeds, k = 0;
     if (L.no_db || L.db_seeds != 0) {
@@ -602,6 +656,63 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
     return SOW_OK;
 }
 
+/* Modelled seconds to build a j-seed database, at the slower of the
+ * model's rate and the rate the last build measured (a loaded machine
+ * builds slower than the model says). */
+static double build_guess(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
+                          int j)
+{
+    double rate = DB_BUILD_RATE * plan->limits.threads;
+    if (r->db_last_seconds >= 1.0 && (double)r->db_bytes / r->db_last_seconds < rate)
+        rate = (double)r->db_bytes / r->db_last_seconds;
+    return (double)sow_db_bytes(g, j) / rate;
+}
+
+/* The search's time above a database that may grow: as long as the next
+ * step would take to build (at least the trial's). Then the database
+ * grows to the biggest whose build takes no longer than the search did:
+ * building and searching then take turns of about equal length, each
+ * step at least GROW_STEP times the last, so the waste stays within a
+ * small factor of the best size in hindsight. */
+static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_plan_result *r)
+{
+    double t = build_guess(g, plan, r, grow_step(g, r->db_seeds, plan->db_grow_seeds));
+    return t > TRIAL_SECONDS ? t : TRIAL_SECONDS;
+}
+
+static int grow_to(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
+                   double searched)
+{
+    int j = grow_step(g, r->db_seeds, plan->db_grow_seeds);
+    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + 1) <= searched)
+        j++;
+    return j;
+}
+
+/* Opens the next step's database (closed the last one first: the two are
+ * never held together) and records it in *r. */
+static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_callbacks *cb,
+                       int next, sow_db **db, sow_oracle *oracle, sow_plan_result *r)
+{
+    sow_plan step = *plan;
+    step.db_seeds = next;
+    step.db_bytes = sow_db_bytes(g, next);
+    step.db_budget = room_beside(g, &plan->limits, plan->tt_mb);
+    step.root_in_db = false;
+    if (cb->phase)
+        cb->phase(cb->ctx, "database");
+    char why[SOW_PLAN_WHY];
+    double d0 = sow_now();
+    sow_err e = sow_plan_open_db(g, &step, cb, db, oracle, why, sizeof why);
+    r->db_last_seconds = sow_now() - d0;
+    r->db_seconds += r->db_last_seconds;
+    if (e)
+        return result_fail(r, e, "%s", why);
+    r->db_seeds = next;
+    r->db_bytes = step.db_bytes;
+    return SOW_OK;
+}
+
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out)
 {
@@ -664,12 +775,12 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         double d0 = sow_now();
         char why[SOW_PLAN_WHY];
         e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, sizeof why);
-        out->db_seconds = sow_now() - d0;
+        out->db_seconds = out->db_last_seconds = sow_now() - d0;
         if (e) {
             result_fail(out, e, "%s", why);
             goto done;
         }
-        out->db_seeds = plan->db_seeds;
+        out->db_seeds = out->db_first_seeds = plan->db_seeds;
         out->db_bytes = plan->db_bytes;
     }
 
@@ -689,23 +800,42 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         goto done;
     }
 
-    if (cb->phase)
-        cb->phase(cb->ctx, "search");
-    if (db)
-        sow_search_set_oracle(s, &oracle);
-    /* What is left of the time limit (a database build is not cut short). */
-    double limit = L->time_limit > 0 ? L->time_limit - (sow_now() - t0) : 0;
-    if (L->time_limit > 0 && limit <= 0) {
-        e = SOW_E_INTERRUPTED;
-        goto done;
+    /* The search, and while it outlasts the next step's build, the
+     * database's growth (plan->db_grow_seeds). */
+    uint64_t spent = out->trial_nodes; /* nodes of the searches cut short */
+    for (;;) {
+        if (cb->phase)
+            cb->phase(cb->ctx, "search");
+        if (db)
+            sow_search_set_oracle(s, &oracle);
+        /* What is left of the time limit (a database build is not cut short). */
+        double limit = L->time_limit > 0 ? L->time_limit - (sow_now() - t0) : 0;
+        if (L->time_limit > 0 && limit <= 0) {
+            e = SOW_E_INTERRUPTED;
+            break;
+        }
+        bool grows = db && out->db_seeds < plan->db_grow_seeds;
+        double budget = grows ? grow_budget(g, plan, out) : 0;
+        bool cut = grows && (limit <= 0 || budget < limit);
+        sow_search_set_time_limit(s, cut ? budget : limit);
+        double c0 = sow_cpu_now(), w0 = sow_now();
+        e = sow_search_solve(s, pos, &out->search);
+        if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
+            e = solve_above_db(g, pos, plan, db, out);
+        out->cpu_seconds += sow_cpu_now() - c0;
+        if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
+            break;
+        spent += out->search.sol.nodes;
+        double searched = sow_now() - w0;
+        int next = grow_to(g, plan, out, searched);
+        if (cb->db_grow)
+            cb->db_grow(cb->ctx, out->db_seeds, next, searched);
+        sow_db_close(db);
+        db = NULL;
+        if ((e = grow_db(g, plan, cb, next, &db, &oracle, out)) != SOW_OK)
+            break;
     }
-    sow_search_set_time_limit(s, limit);
-    double c0 = sow_cpu_now();
-    e = sow_search_solve(s, pos, &out->search);
-    if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
-        e = solve_above_db(g, pos, plan, db, out);
-    out->cpu_seconds += sow_cpu_now() - c0;
-    out->search.sol.nodes += out->trial_nodes;
+    out->search.sol.nodes += spent;
 
 done:
     if (e == SOW_E_LIMIT && !out->error[0])
