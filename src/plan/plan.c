@@ -45,6 +45,10 @@
 /* A database that may grow steps up to at least this many times the
  * bytes of the last: the steps' builds add up to about twice the last. */
 #define GROW_STEP 2.0
+/* ... and not before its search has run this many times the model's
+ * guess: growth mends a model that is wrong (Chungkala), not one that is
+ * noisy (Kalah, its fit: 0.6-2.6 times in results/kalah.md, loaded). */
+#define GROW_MODEL_SLACK 3.0
 /* Toguz (cycles): its builder's positions per second per thread (results/
  * toguz.md), and the longest build the plan chooses by itself: above the
  * database a search with cycles shares little, so the biggest database
@@ -669,7 +673,8 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
 }
 
 /* The search's time above a database that may grow: as long as the next
- * step would take to build (at least the trial's). Then the database
+ * step would take to build, at least the trial's and GROW_MODEL_SLACK
+ * times the model's guess for the search. Then the database
  * grows to the biggest whose build takes no longer than the search did:
  * building and searching then take turns of about equal length, each
  * step at least GROW_STEP times the last, so the waste stays within a
@@ -677,6 +682,9 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
 static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_plan_result *r)
 {
     double t = build_guess(g, plan, r, grow_step(g, r->db_seeds, plan->db_grow_seeds));
+    double model = GROW_MODEL_SLACK * search_cost(plan->board_seeds, r->db_seeds,
+                                                  plan->limits.threads, plan->limits.value_only);
+    t = t > model ? t : model;
     return t > TRIAL_SECONDS ? t : TRIAL_SECONDS;
 }
 
