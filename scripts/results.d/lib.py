@@ -222,9 +222,26 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
         return row
     row["nodes"] = d.get("nodes", "")
     db = d.get("db")
-    row["db"] = f'{db["seeds"]} seeds, {db["seconds"]:.1f} s' if db else "none"
+    if db:
+        first = db.get("first_seeds", db["seeds"])
+        grown = f" (grown from {first})" if first < db["seeds"] else ""
+        row["db"] = f'{db["seeds"]} seeds{grown}, {db["seconds"]:.1f} s'
+    else:
+        row["db"] = "none"
     if d.get("interrupted"):
         lo, hi = d.get("lower"), d.get("upper")
+        if lo is not None and lo == hi:
+            # The value was proven; every move's value was not (the search
+            # proves the value first, doc/search.md). Kept as solved.
+            row["status"] = f"value solved; every move's value not reached within {CELL_SECONDS:g} s"
+            row["value"] = row["lower"] = row["upper"] = lo
+            row["outcome"] = "win" if lo > 0 else "loss" if lo < 0 else ""
+            row["best"] = d.get("best") or ""
+            row["search_cpu_s"] = f'{d["cpu_search"]:.2f}' if d.get("cpu_search") is not None else ""
+            row["value_md"] = f"{lo:+d} (moves not reached)"
+            if published is not None:
+                row["agrees"] = "yes" if published == lo else "NO"
+            return row
         row["status"] = f"not reached within {CELL_SECONDS:g} s"
         row["lower"], row["upper"] = lo, hi
         row["best"] = d.get("best") or ""
