@@ -833,15 +833,17 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         out->cpu_seconds += sow_cpu_now() - c0;
         if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
             break;
-        spent += out->search.sol.nodes;
         double searched = sow_now() - w0;
         int next = grow_to(g, plan, out, searched);
         if (cb->db_grow)
             cb->db_grow(cb->ctx, out->db_seeds, next, searched);
         sow_db_close(db);
         db = NULL;
+        /* On failure (stopped while building) out->search keeps the bounds
+         * and the nodes of the search just cut. */
         if ((e = grow_db(g, plan, cb, next, &db, &oracle, out)) != SOW_OK)
             break;
+        spent += out->search.sol.nodes;
     }
     out->search.sol.nodes += spent;
 
