@@ -311,9 +311,12 @@ game's tie-break included; best move(s): every move with that value (with
 --value-only, above 48 seeds on the board, one of them). seconds: wall
 clock of the whole command (database build included) on a machine that may
 be shared (see the load above), so times vary and node counts with 2
-threads vary a little too; peak MB: maximum resident set (/usr/bin/time -v).
+threads vary a little too; peak MB: maximum resident set (/usr/bin/time -v);
+database: its seeds ("grown from" the plan's first guess where the search
+outlasted the next build, doc/search.md) and its build seconds, all steps.
 A cell over its budget is stopped with SIGINT and kept with the bounds
-proven by then; a cell over the set's board limit is marked as not run,
+proven by then (with its value, when the value was proven but not every
+move's); a cell over the set's board limit is marked as not run,
 and so is a cell whose smaller neighbour (one seed or one pit less) was
 not reached within the budget ("beyond the budget's frontier").
 """
