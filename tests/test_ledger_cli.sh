@@ -128,4 +128,10 @@ expect_status 2 "$SOW" solve kalah --ledger "$T/x" --frontier 13
 expect_status 2 "$SOW" solve kalah --ledger "$T/x" --reference
 expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --variant pie --ledger "$T/x"
 has err 'pie'
+# The plan of a ledgered solve: its database does not grow (every unit
+# uses the one database), and --plan creates no ledger.
+expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --ledger "$T/never.db" --plan
+has out '^grows up to: 0 seeds'
+has out '^why growth: .*ledger'
+[ -e "$T/never.db" ] && fail "--plan created the ledger"
 echo "ledger cli: values, kill -9 and resume, status, export, refusals"

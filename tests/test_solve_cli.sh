@@ -98,16 +98,13 @@ expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["db_seeds"] == 6 and d["root_in_db"] is False and "value" not in d, d' "$T/out" \
   || fail "--plan --json: $(cat "$T/out")"
 expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --plan --reference
-# Growth: planned unless the size is forced or a ledger solves; said why.
+# Growth: planned unless the size is forced (a ledger: test_ledger_cli.sh); said why.
 expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --plan --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 0 < d["db_seeds"] < d["db_grow_seeds"] < 16 and "grows" in d["why_grow"], d' "$T/out" \
   || fail "--plan --json growth: $(cat "$T/out")"
 expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --db-seeds 8 --plan
 grep -q '^grows up to: 0 seeds' "$T/out" && grep -q '^why growth: .*forced' "$T/out" \
   || fail "--plan forced: $(cat "$T/out")"
-expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --ledger "$T/never.db" --plan
-grep -q '^why growth: .*ledger' "$T/out" || fail "--plan --ledger: $(cat "$T/out")"
-[ -e "$T/never.db" ] && fail "--plan created the ledger"
 
 # Ctrl-C: the bounds proven so far and the best move, exit 130. The same
 # run checks that --memory 1 says it drops the database, and that progress
