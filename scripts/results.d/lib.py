@@ -228,6 +228,13 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
         row["db"] = f'{db["seeds"]} seeds{grown}, {db["seconds"]:.1f} s'
     else:
         row["db"] = "none"
+    row["search_cpu_s"] = f'{d["cpu_search"]:.2f}' if d.get("cpu_search") is not None else ""
+    # The value, also where a stopped solve had proven it (lower == upper).
+    known = d.get("value")
+    if d.get("interrupted") and d.get("lower") is not None and d["lower"] == d.get("upper"):
+        known = d["lower"]
+    if published is not None and known is not None:
+        row["agrees"] = "yes" if published == known else "NO"
     if d.get("interrupted"):
         lo, hi = d.get("lower"), d.get("upper")
         if lo is not None and lo == hi:
@@ -237,10 +244,7 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
             row["value"] = row["lower"] = row["upper"] = lo
             row["outcome"] = "win" if lo > 0 else "loss" if lo < 0 else ""
             row["best"] = d.get("best") or ""
-            row["search_cpu_s"] = f'{d["cpu_search"]:.2f}' if d.get("cpu_search") is not None else ""
             row["value_md"] = f"{lo:+d} (moves not reached)"
-            if published is not None:
-                row["agrees"] = "yes" if published == lo else "NO"
             return row
         row["status"] = f"not reached within {CELL_SECONDS:g} s"
         row["lower"], row["upper"] = lo, hi
@@ -260,10 +264,7 @@ def solve_cell(game, m, n, variant="", published=None, value_only=None, extra=()
                                if mv.get("value") == v and mv.get("outcome") == d["outcome"])
         row["move_values"] = " ".join(f'{mv["move"]}:{mv["value"]:+d}' for mv in d["moves"]
                                       if "value" in mv)
-    row["search_cpu_s"] = f'{d["cpu_search"]:.2f}' if d.get("cpu_search") is not None else ""
     row["pv"] = " ".join(d.get("pv") or [])
-    if published is not None:
-        row["agrees"] = "yes" if published == v else "NO"
     return row
 
 
