@@ -597,6 +597,14 @@ static void test_db_grows(void **state)
     assert_true(res.db_seeds <= plan.db_grow_seeds);
     assert_int_equal(res.db_bytes, sow_db_bytes(&g, res.db_seeds));
 
+    /* Kept fixed when asked (work units): the model's guess, no growth. */
+    sow_limits kl = {.memory = 256 * MB, .threads = 1, .fixed_db = true};
+    sow_plan kp = make(&g, &kl, SOW_OK);
+    check_invariants(&g, &kp);
+    assert_int_equal(kp.db_seeds, make(&g, &lim, SOW_OK).db_seeds);
+    assert_int_equal(kp.db_grow_seeds, 0);
+    assert_non_null(strstr(kp.why_grow, "fixed"));
+
     sow_limits fl = {.memory = 256 * MB, .threads = 1, .db_seeds = 16};
     sow_plan fp = make(&g, &fl, SOW_OK);
     assert_int_equal(fp.db_grow_seeds, 0);

@@ -41,6 +41,8 @@ typedef struct sow_limits {
     size_t tt_mb;        /* forced table size in MB; 0: choose */
     bool value_only;     /* only the value and a best move */
     bool pie_opening;    /* the position lies in South's opening turn of a pie game */
+    bool fixed_db;       /* the database stays as planned, never grows: work
+                            units (sow/units.h) all search above the one */
     double time_limit;   /* seconds for the whole solve, database included; 0: none */
     const volatile int *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;

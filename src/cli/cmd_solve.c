@@ -350,14 +350,16 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
            "CPU s), %.2f M nodes/s, %d thread%s, table %zu MB\n",
            (unsigned long long)sol->nodes, res->seconds, r->seconds, r->seconds_value,
            res->cpu_seconds, nps / 1e6, T, plural(T), plan->tt_mb);
-    if (res->db_seeds && res->db_first_seeds < res->db_seeds)
-        fprintf(f, "database: up to %d seed%s (grown from %d), %.0f MB, its steps ready in "
-               "%.3f s\n", res->db_seeds, plural(res->db_seeds), res->db_first_seeds,
-               (double)res->db_bytes / 1048576.0, res->db_seconds);
-    else if (res->db_seeds)
-        fprintf(f, "database: up to %d seed%s, %.0f MB, ready in %.3f s%s\n", res->db_seeds,
-               plural(res->db_seeds), (double)res->db_bytes / 1048576.0, res->db_seconds,
+    if (res->db_seeds) {
+        /* A grown database never holds the root (it grows short of it). */
+        char from[32] = "";
+        if (res->db_first_seeds < res->db_seeds)
+            snprintf(from, sizeof from, " (grown from %d)", res->db_first_seeds);
+        fprintf(f, "database: up to %d seed%s%s, %.0f MB, %sready in %.3f s%s\n", res->db_seeds,
+               plural(res->db_seeds), from, (double)res->db_bytes / 1048576.0,
+               from[0] ? "its steps " : "", res->db_seconds,
                plan->root_in_db ? "; it holds the position itself" : "");
+    }
 }
 
 /* The default frontier: 4 plies give Kalah(6,n) about a thousand nodes,
@@ -589,8 +591,10 @@ int cmd_solve(int argc, char **argv)
         cli_fail("solve: --ledger does not take a position in the pie rule's opening turn");
     if (ledger && sow_over(&cg.g, &cg.pos))
         cli_fail("solve: --ledger: the game is over, there is nothing to solve");
-    if (ledger)
+    if (ledger) {
         lim.value_only = true;
+        lim.fixed_db = true;
+    }
     if (reference && plan_only)
         cli_fail("solve: --plan excludes --reference (which has no plan)");
     if (reference) {
@@ -603,13 +607,6 @@ int cmd_solve(int argc, char **argv)
     sow_plan plan;
     if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan) != SOW_OK)
         cli_fail("solve: %s", plan.error);
-    if (ledger && plan.db_grow_seeds) {
-        /* Units are answered by many searches, maybe on many machines,
-         * over the one database the ledger records. */
-        plan.db_grow_seeds = 0;
-        snprintf(plan.why_grow, sizeof plan.why_grow,
-                 "the database does not grow: every unit of a ledger uses the one database");
-    }
     if (plan_only)
         return print_plan(&cg, &plan);
     if (verbose)

@@ -108,11 +108,17 @@ static double search_cost(int board, int k, int threads, bool value_only)
     return f * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board - k - TT_BASE_EXCESS);
 }
 
+/* Modelled seconds to build a k-seed database. */
+static double build_seconds(const sow_game *g, int k, int threads)
+{
+    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
+    return (double)sow_db_bytes(g, k) / (rate * threads);
+}
+
 /* The model's seconds for building a k-seed database and searching with it. */
 static double total_cost(const sow_game *g, int board, int k, int threads, bool value_only)
 {
-    double build = k > 0 ? (double)sow_db_bytes(g, k) / (DB_BUILD_RATE * threads) : 0;
-    return build + search_cost(board, k, threads, value_only);
+    return (k > 0 ? build_seconds(g, k, threads) : 0) + search_cost(board, k, threads, value_only);
 }
 
 /* The table for a database of k seeds (forced size, else by the excess). */
@@ -383,7 +389,7 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
                  "the memory beside its table (%.1f s modelled)",
                  k, mib(sow_db_bytes(g, k)), cost);
     }
-    if (k > 0)
+    if (k > 0 && !lim->fixed_db)
         out->db_grow_seeds = grow_limit(g, lim, board, k);
     if (out->db_grow_seeds)
         snprintf(out->why_grow, sizeof out->why_grow,
@@ -446,6 +452,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         snprintf(out->why_grow, sizeof out->why_grow, "the database does not grow: %s",
                  k == 0 ? "none planned"
                  : L->db_seeds > 0 ? "its size is forced"
+                 : L->fixed_db ? "kept fixed, as asked (the work units of a ledger all search above one)"
                  : g->cycles ? "with cycles the plan is the biggest that builds in time"
                  : out->root_in_db ? "it holds the position"
                                    : "no bigger one fits the memory short of the whole board");
@@ -472,13 +479,6 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
 
 /* The share of an analysis's time its database may take to build. */
 #define ANALYSIS_BUILD_SHARE 0.25
-
-/* Modelled seconds to build a k-seed database. */
-static double build_seconds(const sow_game *g, int k, int threads)
-{
-    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
-    return (double)sow_db_bytes(g, k) / (rate * threads);
-}
 
 sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
                           sow_plan *out)
@@ -660,16 +660,18 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
     return SOW_OK;
 }
 
-/* Modelled seconds to build a j-seed database, at the slower of the
- * model's rate and the rate the last build measured (a loaded machine
- * builds slower than the model says). */
+/* Seconds to build a j-seed database: the model's, or at the rate the
+ * last build measured where that is slower (a loaded machine). */
 static double build_guess(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
                           int j)
 {
-    double rate = DB_BUILD_RATE * plan->limits.threads;
-    if (r->db_last_seconds >= 1.0 && (double)r->db_bytes / r->db_last_seconds < rate)
-        rate = (double)r->db_bytes / r->db_last_seconds;
-    return (double)sow_db_bytes(g, j) / rate;
+    double t = build_seconds(g, j, plan->limits.threads);
+    if (r->db_last_seconds >= 1.0) {
+        double measured = (double)sow_db_bytes(g, j) * r->db_last_seconds / (double)r->db_bytes;
+        if (measured > t)
+            t = measured;
+    }
+    return t;
 }
 
 /* The search's time above a database that may grow: as long as the next
