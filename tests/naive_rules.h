@@ -131,7 +131,7 @@ static inline nv_hole nv_next(const nv_rules *r, int me, nv_hole h)
     return (nv_hole){me, 0}; /* skip the opponent's store */
 }
 
-/* Drops one seed into h; a stone that falls into a tuzdik goes to the
+/* Drops one seed into h; a seed that falls into a tuzdik goes to the
  * tuzdik owner's store. */
 static inline void nv_drop(const nv_rules *r, nv_state *s, nv_hole h)
 {
@@ -153,7 +153,7 @@ static inline nv_hole nv_sow_from(const nv_rules *r, nv_state *s, int me, nv_hol
     return h;
 }
 
-/* Toguz sowing from own pit i; returns the hole of the last stone. */
+/* Toguz sowing from own pit i; returns the hole of the last seed. */
 static inline nv_hole nv_toguz_sow(const nv_rules *r, nv_state *s, int i)
 {
     int me = s->mover;
@@ -162,7 +162,7 @@ static inline nv_hole nv_toguz_sow(const nv_rules *r, nv_state *s, int i)
     nv_hole h = {me, i};
     if (k == 1)
         return nv_sow_from(r, s, me, h, 1);
-    nv_drop(r, s, h); /* the first stone goes back into the origin pit */
+    nv_drop(r, s, h); /* the first seed goes back into the origin pit */
     return nv_sow_from(r, s, me, h, k - 1);
 }
 

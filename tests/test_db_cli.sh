@@ -75,7 +75,7 @@ same toguz --pits 3 --seeds 1
 same toguz --pits 3 --seeds 1 --variant no-tuzdik
 same toguz --pits 3 --seeds 1 --moves 3,2
 # and the reference solver (path-based repetition rule), independent of both
-# (3 pits are checked against it in tests/test_toguz_db.c, with fewer stones)
+# (3 pits are checked against it in tests/test_toguz_db.c, with fewer seeds)
 "$SOW" db build toguz --pits 2 --max-seeds 12 --dir "$T/db" --quiet
 "$SOW" db build toguz --pits 2 --max-seeds 12 --variant no-tuzdik --dir "$T/db" --quiet
 for a in "--pits 2 --seeds 2" "--pits 2 --seeds 3" "--pits 2 --seeds 3 --variant no-tuzdik"; do

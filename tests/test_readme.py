@@ -30,7 +30,7 @@ import tempfile
 SLOW = {
     r"^sow solve kalah --pits 6 --seeds 4\b": "Kalah(6,4) from nothing: ~25 s on 2 threads",
     r"^sow db build .*--max-seeds 20\b": "a 20-seed Kalah database: ~8 s, 225 MB of files",
-    r"^sow db build toguz --pits 9\b": "the 8-stone 9x9 Toguz database: ~20 s, 60 MB of files",
+    r"^sow db build toguz --pits 9\b": "the 8-seed 9x9 Toguz database: ~20 s, 60 MB of files",
     r"^sow solve toguz --pits 5 --seeds 2\b": "Toguz 5x2's complete database: ~30 s",
 }
 

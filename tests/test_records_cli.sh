@@ -72,10 +72,10 @@ done
 [ "$(cat "$T/k.txt")" = "1" ] || fail "kalah record not replaced: $(cat "$T/k.txt")"
 
 # Bad records: the move number, the side and the token are named.
-expect_bad "--moves: move 4 (S) '24': the last stone lands in north's pit 5, not 4" \
+expect_bad "--moves: move 4 (S) '24': the last seed lands in north's pit 5, not 4" \
   "$SOW" play toguz --moves "76 98 66 87 12 76 24 78"
 sed 's/^6\. 94 16 7\. 84 82/6. 94 16 7. 84 83/' "$DATA/toguz-2022-kabiyev-kaiyrzhanov.txt" >"$T/bad.txt"
-expect_bad "move 7 (N) '83': the last stone lands in south's pit 2, not 3 (line 13)" \
+expect_bad "move 7 (N) '83': the last seed lands in south's pit 2, not 3 (line 13)" \
   "$SOW" play toguz --record "$T/bad.txt"
 expect_bad "--moves: move 2 (S) '3.': should be '2.'" "$SOW" play toguz --moves "1. 76 98 3. 66 87"
 expect_bad "move 1 (N) '1.': should be '1...'" "$SOW" play toguz --moves "1. 76 1. 98"

@@ -404,7 +404,7 @@ static void test_toguz_cycles(void **state)
         compare(&g, &p, false);
     }
     /* "1,0/5/1,0/3/s": South S1 -> S2, North N1 -> N2, S2 -> N1 ... the
-     * stones chase each other; check a repetition really is reached and
+     * seeds chase each other; check a repetition really is reached and
      * valued as the kazan difference when nothing better exists */
     sow_pos p;
     assert_int_equal(sow_pos_parse(&g, "0,1/5/0,1/3/s", &p, NULL, 0), SOW_OK);
@@ -421,9 +421,9 @@ static void test_toguz_cycles(void **state)
 /* The two games of doc/search.md's "Cycles" differ in a move's score, not
  * in a position's value. Toguz 2x1 "1,1/0/0,0/0/s" (South 1,1, North
  * empty, South to move), worked by hand:
- * - S1: the single stone moves on to S2 (0,2); North has no stone: the
+ * - S1: the single seed moves on to S2 (0,2); North has no seed: the
  *   game ends, South takes her 2: +2.
- * - S2: the stone moves on to N1 (1 stone, odd: no capture); N1 -> N2;
+ * - S2: the seed moves on to N1 (1 seed, odd: no capture); N1 -> N2;
  *   S1 -> S2; N2 -> S1 (odd): back to the start, South to move, where S1
  *   wins +2. So the position S2 leads to is worth +2 to South, and so is
  *   the move; but counted as a repetition of the root (perpetual play,
@@ -457,12 +457,12 @@ static void test_toguz_move_semantics(void **state)
     assert_int_equal(pa.score, -2); /* North to move */
 }
 
-/* Every Toguz position of a small family: m pits per side, at most `stones`
- * stones in the pits, a few kazan splits, each side to move, with and
+/* Every Toguz position of a small family: m pits per side, at most `seeds`
+ * seeds in the pits, a few kazan splits, each side to move, with and
  * without tuzdiks. Many of them cycle; the kazan splits make perpetual play
  * worth something different from 0, so a solver that valued it otherwise
  * would be caught. */
-static void toguz_family(int m, int stones, uint64_t *count)
+static void toguz_family(int m, int seeds, uint64_t *count)
 {
     sow_game g;
     init(&g, SOW_TOGUZ, m, 1, 0);
@@ -474,7 +474,7 @@ static void toguz_family(int m, int stones, uint64_t *count)
         int sum = 0;
         for (int c = 0; c < cells; c++)
             sum += digits[c];
-        if (sum > 0 && sum <= stones)
+        if (sum > 0 && sum <= seeds)
             for (int mover = 0; mover < 2; mover++)
                 for (int kz = 0; kz < 4; kz++)
                     for (int tz = 0; tz < 3; tz++) {
@@ -499,7 +499,7 @@ static void toguz_family(int m, int stones, uint64_t *count)
                         (*count)++;
                     }
         int c = 0;
-        while (c < cells && ++digits[c] > stones)
+        while (c < cells && ++digits[c] > seeds)
             digits[c++] = 0;
         if (c == cells)
             break;
@@ -569,7 +569,7 @@ static void test_fixpoint_vs_path(void **state)
     for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) {
         sow_game g;
         init(&g, bs[i].game, bs[i].m, bs[i].n, bs[i].variant);
-        /* small boards from the start, big ones once few stones are left */
+        /* small boards from the start, big ones once few seeds are left */
         int left = g.m == 2 ? 2 * g.m * g.cfg.seeds : g.cycles ? (g.m == 9 ? 4 : 3) : 6;
         for (int game = 0; game < 8; game++) {
             sow_pos p;

@@ -420,7 +420,7 @@ static void test_toguz_sowing(void **state)
     use(SOW_TOGUZ, 3, 0);
     /* origin first: S2(3) -> S2 S3 N1; N1 becomes 2: even, captured */
     play("0,3,0/0/1,1,1/0/s", "2", "0,1,1/2/0,1,1/0/n");
-    /* singleton: the stone moves to the next pit */
+    /* singleton: the seed moves to the next pit */
     play("0,1,0/0/1,1,1/0/s", "2", "0,0,1/0/1,1,1/0/n");
     /* odd count (not 3) on the opponent's side: nothing */
     play("0,0,1/0/4,1,1/0/s", "3", "0,0,0/0/5,1,1/0/n");
@@ -428,7 +428,7 @@ static void test_toguz_sowing(void **state)
     play("2,1,0/0/1,1,1/0/s", "1", "1,2,0/0/1,1,1/0/n");
     /* a long sowing laps the ring (kazans are never sown): S1(8) from S1 */
     play("8,0,0/0/0,1,0/0/s", "1", "2,2,1/0/1,2,1/0/n");
-    /* the same stone count from S1 with 7 stones ends in S1: nothing */
+    /* the same seed count from S1 with 7 seeds ends in S1: nothing */
     play("7,0,0/0/0,1,0/0/s", "1", "2,1,1/0/1,2,1/0/n");
     /* singleton that lands in the opponent's pit 1 making it even */
     play("0,0,1/0/1,1,1/0/s", "3", "0,0,0/2/0,1,1/0/n");
@@ -442,18 +442,18 @@ static void test_toguz_end(void **state)
     assert_moves("1,0,0/0/0,0,0/0/s", "1");
     sow_pos p = play("0,0,1/0/1,1,1/0/s", "3", "0,0,0/2/0,1,1/0/n");
     assert_false(sow_over(&G, &p));
-    /* North moves, South has no stone: over, North sweeps her row */
+    /* North moves, South has no seed: over, North sweeps her row */
     p = play("0,0,0/2/0,1,1/0/n", "2", "0,0,0/2/0,0,0/2/s");
     assert_final(&p, 0, 0);
     /* a hand-written finished position scores with the sweep */
     p = pos("0,0,0/10/1,2,0/5/s");
     assert_final(&p, 10 - 5 - 3, 2);
-    /* stones in a tuzdik cannot exist; the mover's only stones... a row
+    /* seeds in a tuzdik cannot exist; the mover's only seeds... a row
      * whose only pit is the opponent's tuzdik is empty */
     p = pos("0,x,0/10/1,2,0/5/s");
     assert_final(&p, 2, 2);
     assert_refused("0,x,0/10/1,2,0/5/s", 1, SOW_E_OVER);
-    /* perpetual play: the kazan difference for the mover, stones in pits
+    /* perpetual play: the kazan difference for the mover, seeds in pits
      * counting for nobody (doc/rules.md Toguz 6) */
     p = pos("1,0,4/10/1,2,0/3/s");
     assert_int_equal(sow_perpetual_score(&G, &p), 7);
@@ -508,16 +508,16 @@ static void test_toguz_tuzdik(void **state)
     play("0,0,0,2/0/2,0,0,1/0/s", "4", "0,0,0,1/0/3,0,0,1/0/n");
 }
 
-static void test_toguz_stones_into_tuzdik(void **state)
+static void test_toguz_seeds_into_tuzdik(void **state)
 {
     (void)state;
     use(SOW_TOGUZ, 4, 0);
     /* South owns N2. S4(4): S4 N1 N2(-> South's kazan) N3; N3 even: capture */
     play("0,0,0,4/3/1,x,1,1/0/s", "4", "0,0,0,1/6/2,x,0,1/0/n");
-    /* last stone into her own tuzdik: to her kazan, nothing else (N1 ends
-     * even but is not where the last stone fell) */
+    /* last seed into her own tuzdik: to her kazan, nothing else (N1 ends
+     * even but is not where the last seed fell) */
     play("0,0,0,3/3/1,x,1,1/0/s", "4", "0,0,0,1/4/2,x,1,1/0/n");
-    /* North owns S2: South's stone that falls there goes to North */
+    /* North owns S2: South's seed that falls there goes to North */
     play("4,x,0,0/0/1,1,1,1/3/s", "1", "1,x,1,1/0/1,1,1,1/4/n");
     /* North's N4(3): N4 S1 S2, her own tuzdik: to her kazan, nothing else */
     play("1,x,1,1/0/1,0,0,3/3/n", "4", "2,x,1,1/0/1,0,0,1/4/s");
@@ -535,16 +535,16 @@ static void test_toguz_tuzdik_corners(void **state)
 {
     (void)state;
     use(SOW_TOGUZ, 4, 0);
-    /* The last stone into the opponent's tuzdik in the mover's own row.
-     * North owns S1. S4(6): S4 N1 N2 N3 N4 S1; the stone for S1 goes to
+    /* The last seed into the opponent's tuzdik in the mover's own row.
+     * North owns S1. S4(6): S4 N1 N2 N3 N4 S1; the seed for S1 goes to
      * North's kazan, and the move ends there: N1, which now holds 2 (even),
-     * is not where the last stone fell, so nothing is captured; no claim
+     * is not where the last seed fell, so nothing is captured; no claim
      * is offered though South has no tuzdik. */
     assert_moves("x,0,0,6/0/1,0,0,0/0/s", "4");
     play("x,0,0,6/0/1,0,0,0/0/s", "4", "x,0,0,1/0/2,1,1,1/1/n");
-    /* The last stone into the mover's own tuzdik when it would have made
+    /* The last seed into the mover's own tuzdik when it would have made
      * 3 there: South owns N2 (empty, as a tuzdik always is). S4(3): S4 N1
-     * N2 -> South's kazan. No claim (she has one, and the stone is gone),
+     * N2 -> South's kazan. No claim (she has one, and the seed is gone),
      * no capture of N1 (2, even, but not the last pit). */
     assert_moves("0,0,0,3/0/1,x,2,0/0/s", "4");
     play("0,0,0,3/0/1,x,2,0/0/s", "4", "0,0,0,1/1/2,x,2,0/0/n");
@@ -570,10 +570,10 @@ static void test_toguz_tuzdik_corners(void **state)
     /* South's pit m-1 (S3) is fine: N4(4): N4 S1 S2 S3 */
     assert_moves("1,1,2,0/0/0,0,0,4/0/n", "4,4x");
 
-    /* The end (rule 5) with stones only next to tuzdiks. North owns S2,
+    /* The end (rule 5) with seeds only next to tuzdiks. North owns S2,
      * South owns N3. North's N2(1) moves on to N3, South's tuzdik: to
-     * South's kazan (10 -> 11). South to move has no stone outside
-     * North's tuzdik: the game is over, and North's N4 (2 stones, next to
+     * South's kazan (10 -> 11). South to move has no seed outside
+     * North's tuzdik: the game is over, and North's N4 (2 seeds, next to
      * South's tuzdik) goes to North, the row's owner (5 -> 7), not to the
      * tuzdik's owner. South's total 11, North's 7: +4. */
     sow_pos p = play("0,x,0,0/10/0,1,x,2/5/n", "2", "0,x,0,0/11/0,0,x,0/7/s");
@@ -581,9 +581,9 @@ static void test_toguz_tuzdik_corners(void **state)
     /* Without the move: the same ending position unswept scores alike. */
     p = pos("0,x,0,0/11/0,0,x,2/5/s");
     assert_final(&p, 4, 4);
-    /* One stone next to the opponent's tuzdik is a move: not over. */
+    /* One seed next to the opponent's tuzdik is a move: not over. */
     assert_moves("0,x,1,0/11/0,0,x,2/5/s", "3");
-    /* North to move with her only stones in... none: N1 N2 N4 empty, N3
+    /* North to move with her only seeds in... none: N1 N2 N4 empty, N3
      * South's tuzdik; South's S3 and S4 (next to North's tuzdik S2) go to
      * South: 11 + 3 - 5 = +9 for South, -9 for North (to move). */
     p = pos("0,x,1,2/11/0,0,x,0/5/n");
@@ -649,7 +649,7 @@ static void test_position_check(void **state)
     p = ok;
     p.b[SOW_B_TUZDIK] = 2; /* mover (South) owns North's pit 2, which is empty */
     assert_int_equal(sow_position_check(&G, &p), SOW_OK);
-    p.b[SOW_B_TUZDIK] = 1; /* North's pit 1 holds a stone */
+    p.b[SOW_B_TUZDIK] = 1; /* North's pit 1 holds a seed */
     assert_int_equal(sow_position_check(&G, &p), SOW_E_POSITION);
     p.b[SOW_B_TUZDIK] = 4; /* the opponent's pit m */
     p.b[SOW_HALF + 3] = 0;
@@ -768,7 +768,7 @@ int main(void)
         cmocka_unit_test(test_toguz_sowing),
         cmocka_unit_test(test_toguz_end),
         cmocka_unit_test(test_toguz_tuzdik),
-        cmocka_unit_test(test_toguz_stones_into_tuzdik),
+        cmocka_unit_test(test_toguz_seeds_into_tuzdik),
         cmocka_unit_test(test_toguz_tuzdik_corners),
         cmocka_unit_test(test_play_errors),
         cmocka_unit_test(test_position_check),

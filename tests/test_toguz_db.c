@@ -1,7 +1,7 @@
 /* test_toguz_db.c - Toguz databases (doc/retrograde.md, "Toguz").
  *
  * - The Toguz index (sow_toguz_rank_pos) is a bijection from every board
- *   with k stones and every legal tuzdik state onto 0 .. level size - 1.
+ *   with k seeds and every legal tuzdik state onto 0 .. level size - 1.
  * - Every entry satisfies the minimax equation (computed here with the
  *   public rules API), and every non-zero entry is well founded: the
  *   player it favours reaches it in finitely many moves (see
@@ -42,8 +42,8 @@ static void game_of(int m, unsigned variant, sow_game *g)
     assert_int_equal(sow_game_init(g, &sc), SOW_OK);
 }
 
-/* Every legal position (stores 0, South to move) with k stones, listed
- * by brute force: each tuzdik state, each distribution of the stones over
+/* Every legal position (stores 0, South to move) with k seeds, listed
+ * by brute force: each tuzdik state, each distribution of the seeds over
  * the 2m pits, tuzdik pits empty. */
 typedef void (*visit_fn)(void *ctx, const sow_pos *p);
 
@@ -115,7 +115,7 @@ static void test_index(void **state)
                 free(s.hit);
             }
         }
-    /* 18 pits, 12 stones: the sizes doc/retrograde.md gives */
+    /* 18 pits, 12 seeds: the sizes doc/retrograde.md gives */
     assert_int_equal(sow_toguz_level_count(9, true, 12),
                      51895935ull + 16ull * 30421755ull + 56ull * 17383860ull);
 }
@@ -131,7 +131,7 @@ typedef struct bell {
     uint64_t nonzero, checked;
 } bell;
 
-static int stones(const sow_game *g, const sow_pos *p)
+static int seeds(const sow_game *g, const sow_pos *p)
 {
     int s = 0;
     for (int i = 1; i <= g->m; i++)
@@ -151,7 +151,7 @@ static int move_score(const bell *b, const sow_pos *p, sow_move mv, bool *inside
     int d = q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE];
     unsigned k;
     *qi = sow_toguz_rank_pos(&b->db->ix, &q, &k);
-    *inside = (int)k == stones(b->g, p);
+    *inside = (int)k == seeds(b->g, p);
     return -(d + sow_db_probe(b->db, &q));
 }
 
@@ -316,7 +316,7 @@ static void test_against_reference(void **state)
 
 /* sow_ref_solve_above: the fixpoint above a database gives every move the
  * score the whole fixpoint gives it, on positions of several levels above
- * the database (starts and random plays of boards with more stones). */
+ * the database (starts and random plays of boards with more seeds). */
 static void test_above_database(void **state)
 {
     (void)state;
@@ -346,10 +346,10 @@ static void test_above_database(void **state)
                         break;
                     p = q;
                 }
-                int stones = 0;
+                int seeds = 0;
                 for (int i = 0; i < g.m; i++)
-                    stones += p.b[i] + p.b[SOW_HALF + i];
-                if (stones <= mk[t][2])
+                    seeds += p.b[i] + p.b[SOW_HALF + i];
+                if (seeds <= mk[t][2])
                     continue;
                 static sow_solution a, w;
                 assert_int_equal(sow_ref_solve_above(&g, &p, &o, 256, &a), SOW_OK);
@@ -362,7 +362,7 @@ static void test_above_database(void **state)
                 assert_true(a.nodes <= w.nodes); /* only the levels above */
                 fewer += a.nodes < w.nodes;
                 checked++;
-                levels_above += stones - mk[t][2];
+                levels_above += seeds - mk[t][2];
             }
             sow_db_close(db);
         }

@@ -197,10 +197,10 @@ void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c);
  * A Toguz board also has a tuzdik state: t0 = the mover's tuzdik (a pit
  * 1..m-1 of the opponent's row, byte SOW_B_TUZDIK of half 0), t1 = the
  * opponent's (a pit of the mover's row); 0 = none; t0 != t1 unless both
- * are 0. A tuzdik always holds 0 stones, so the key leaves it out: the
+ * are 0. A tuzdik always holds 0 seeds, so the key leaves it out: the
  * P = 2m - (t0 > 0) - (t1 > 0) other pits, in the board key's order, ranked
  * as sow_index_rank with P parts (term[] does not depend on the parts).
- * A level (k stones) is the blocks of the states, by class j = number of
+ * A level (k seeds) is the blocks of the states, by class j = number of
  * tuzdiks, then within class 1 (t0, 0) for t0 = 1..m-1 and (0, t1) for
  * t1 = 1..m-1, within class 2 (t0, t1) in lexicographic order:
  *
@@ -237,7 +237,7 @@ static inline int sow_toguz_pits(int m, const sow_pos *p, uint8_t *c)
     return n;
 }
 
-/* Index of p within its level (block + rank); *k gets its stone count. */
+/* Index of p within its level (block + rank); *k gets its seed count. */
 static inline uint64_t sow_toguz_rank_pos(const sow_index *ix, const sow_pos *p, unsigned *k)
 {
     uint8_t c[SOW_IDX_MAX_PARTS];

@@ -53,7 +53,7 @@ sow_err sow_moves_parse(const sow_game *g, const char *text, sow_move *out,
  *     sowings of an extra turn share their turn's number). Optional, but
  *     checked where written;
  *   - a move: the pit number `P` (1..m) as in a plain list, or, in Toguz
- *     only, two digits `PL`: pit P sown and the last stone landing in pit
+ *     only, two digits `PL`: pit P sown and the last seed landing in pit
  *     L of the row where it fell, numbered by that row's owner (1..m). One
  *     digit is always a pit number, two digits always the record form
  *     (boards have at most 9 pits, so the two never collide). A tuzdik
@@ -70,7 +70,7 @@ sow_err sow_moves_parse(const sow_game *g, const char *text, sow_move *out,
  * before the bad token and the result is SOW_E_MOVE (malformed, illegal or
  * inconsistent), SOW_E_OVER (a move after the end of the game) or
  * SOW_E_LIMIT (more than cap moves); `why` (if not NULL) gets one line
- * naming the place, e.g. "move 7 (N) '25': the last stone lands in south's
+ * naming the place, e.g. "move 7 (N) '25': the last seed lands in south's
  * pit 4, not 5", with " (line L)" when the text has several lines. */
 sow_err sow_record_parse(const sow_game *g, const sow_pos *start, const char *text,
                          sow_move *out, int cap, int *n, char *why, size_t why_size);

@@ -22,7 +22,7 @@
  * Every count is one byte, so the total number of seeds of a board is at
  * most 255 (checked by sow_game_init). Sowing adds to several bytes at
  * once with 64-bit adds (SWAR); no byte can carry into the next because no
- * count can exceed the total. A tuzdik pit always holds 0: stones that fall
+ * count can exceed the total. A tuzdik pit always holds 0: seeds that fall
  * into it go straight to its owner's store.
  *
  * Positions are values: copy them, compare them with memcmp/sow_pos_eq.

@@ -13,7 +13,7 @@
  * the node itself recur below). Exponential on Toguz boards from 3x1 on.
  *
  * FIXPOINT (the default for games that can cycle): every position reachable
- * from the root, stores set aside, solved level by level (stones on the
+ * from the root, stores set aside, solved level by level (seeds on the
  * board) by per-threshold attractors computed by plain iteration, endless
  * play worth 0 more (src/search/refsolve.c has the method, doc/search.md
  * "Cycles" why it is right). Memory: about 100 bytes per position.
@@ -61,7 +61,7 @@ sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening
                            size_t memory_mb, sow_ref_method method, sow_solution *out);
 
 /* FIXPOINT above an endgame database: the positions the oracle holds (at
- * most oracle->max_seeds stones on the board) are exits worth what their
+ * most oracle->max_seeds seeds on the board) are exits worth what their
  * move banks plus the oracle's exact future, and only the levels above it
  * are enumerated and solved. The oracle must be exact and path-free (a
  * database: doc/search.md, "Cycles"). For games that cycle above a

@@ -2,7 +2,7 @@
  *
  * Moves. A sow_move is the mover's pit index (pit number - 1, 0..m-1) in
  * bits 0-3, plus SOW_MOVE_CLAIM (bit 4) for a Toguz move that also claims
- * the pit its last stone lands in as a tuzdik ("7x"). An extra turn is just
+ * the pit its last seed lands in as a tuzdik ("7x"). An extra turn is just
  * the same player moving again: the position says who is to move.
  *
  * Scores. Solvers compare integers: a *score* is
@@ -43,6 +43,10 @@ void sow_make(const sow_game *g, sow_pos *p, sow_move mv);
  * `mv` is not legal here; `p` is unchanged on error. */
 sow_err sow_play(const sow_game *g, sow_pos *p, sow_move mv);
 
+/* Seeds in the pits of both rows, stores (kazans) not counted: the level
+ * of a position, which databases and the search's bounds go by. */
+int sow_seeds_on_board(const sow_game *g, const sow_pos *p);
+
 /* Is the game over (doc/rules.md end rule of the game, with its variants)? */
 bool sow_over(const sow_game *g, const sow_pos *p);
 
@@ -51,7 +55,7 @@ bool sow_over(const sow_game *g, const sow_pos *p);
 int sow_terminal_score(const sow_game *g, const sow_pos *p);
 
 /* Score of endless play from `p` (Toguz): the kazan difference for the
- * player to move, stones in pits counting for nobody. */
+ * player to move, seeds in pits counting for nobody. */
 int sow_perpetual_score(const sow_game *g, const sow_pos *p);
 
 /* South's final total minus North's, for a finished position. */

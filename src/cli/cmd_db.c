@@ -22,7 +22,7 @@ static const char usage_build[] =
     "                 [--threads T] [--memory SIZE] [--quiet]\n"
     "\n"
     "Computes the seed counts 0..K of the database of GAME (kalah, chungkala,\n"
-    "congkak, toguz: stones on the board, every tuzdik state, cycles solved\n"
+    "congkak, toguz: seeds on the board, every tuzdik state, cycles solved\n"
     "by a fixpoint, doc/retrograde.md) that D lacks and saves each one as a\n"
     "file; an interrupted build (Ctrl-C: exit status 130; a second Ctrl-C\n"
     "kills it at once) resumes where it stopped. D defaults to the current\n"
@@ -590,9 +590,7 @@ static int db_query(int argc, char **argv)
     double t0 = cli_now();
     setup_game(&cg);
     const sow_game *g = &cg.g;
-    int k = 0;
-    for (int i = 0; i < g->m; i++)
-        k += cg.pos.b[i] + cg.pos.b[SOW_HALF + i];
+    int k = sow_seeds_on_board(g, &cg.pos);
 
     sow_db *db = NULL;
     if (!sow_over(g, &cg.pos)) {

@@ -184,20 +184,12 @@ static void on_db_grow(void *ctx, int from, int to, double searched)
             searched, to);
 }
 
-static int seeds_on_board(const cli_game *cg)
-{
-    int k = 0;
-    for (int i = 1; i <= cg->g.m; i++)
-        k += sow_pos_pit(&cg->pos, SOW_SOUTH, i) + sow_pos_pit(&cg->pos, SOW_NORTH, i);
-    return k;
-}
-
 /* The board as it is: the starting board's size, or for --position what
  * lies on it (its seeds per pit at the start are unknown). */
 static void print_board(FILE *f, const cli_game *cg)
 {
     if (cg->position) {
-        int k = seeds_on_board(cg);
+        int k = sow_seeds_on_board(&cg->g, &cg->pos);
         fprintf(f, "%s, %d pits, %d seed%s on the board", sow_game_name(cg->cfg.game), cg->g.m, k,
                plural(k));
     } else {
@@ -216,7 +208,7 @@ static const char *to_move(const cli_game *cg)
 static void json_board(FILE *f, const cli_game *cg)
 {
     cli_fjson_game(f, cg);
-    fprintf(f, ",\"seeds_on_board\":%d,\"stores\":{\"south\":%d,\"north\":%d}", seeds_on_board(cg),
+    fprintf(f, ",\"seeds_on_board\":%d,\"stores\":{\"south\":%d,\"north\":%d}", sow_seeds_on_board(&cg->g, &cg->pos),
            sow_pos_store(&cg->pos, SOW_SOUTH), sow_pos_store(&cg->pos, SOW_NORTH));
 }
 

@@ -63,14 +63,6 @@ static void on_progress(void *ctx, const sow_search_progress *pr)
         __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
 }
 
-static int board_seeds(const sow_game *g, const sow_pos *p)
-{
-    int k = 0;
-    for (int i = 1; i <= g->m; i++)
-        k += sow_pos_pit(p, SOW_SOUTH, i) + sow_pos_pit(p, SOW_NORTH, i);
-    return k;
-}
-
 static void print_line(const sow_move *line, int n)
 {
     sow_unit u = {.nline = n};
@@ -87,7 +79,7 @@ static void list(const sow_game *g, const sow_pos *p, sow_move *line, int d, int
     int nm = over ? 0 : sow_moves(g, p, ms);
     if (over || d == depth) {
         print_line(line, d);
-        printf(",%d,%d,%d,%d\n", d, board_seeds(g, p), over ? 1 : 0, nm);
+        printf(",%d,%d,%d,%d\n", d, sow_seeds_on_board(g, p), over ? 1 : 0, nm);
         return;
     }
     for (int k = 0; k < nm; k++) {
@@ -171,7 +163,7 @@ static int probe(cli_game *cg, const sow_plan *plan, const char *path, uint64_t 
         sow_units_line_format(&first, a, sizeof a);
         sow_units_line_format(&u, b, sizeof b);
         sow_pos p = node_of(g, &cg->pos, &u);
-        printf("\"%s\",\"%s\",%d,%.0f,%d,%d,", a, b, levels, factor, board_seeds(g, &p),
+        printf("\"%s\",\"%s\",%d,%.0f,%d,%d,", a, b, levels, factor, sow_seeds_on_board(g, &p),
                e == SOW_OK ? 1 : 0);
         if (e == SOW_OK)
             printf("%d", sow_score_margin(g, lo));

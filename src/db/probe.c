@@ -5,15 +5,6 @@
 #include "sow/db.h"
 #include "sow/rules.h"
 
-/* Seeds in q's pits. */
-static int board_seeds(const sow_game *g, const sow_pos *q)
-{
-    int k = 0;
-    for (int i = 1; i <= g->m; i++)
-        k += sow_pos_pit(q, SOW_SOUTH, i) + sow_pos_pit(q, SOW_NORTH, i);
-    return k;
-}
-
 /* Score of q for its mover: the final score if over, else stores + db. */
 static int score_of(const sow_game *g, const sow_db *db, const sow_pos *q, uint64_t *probes)
 {
@@ -52,7 +43,7 @@ sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *po
     bool over = sow_over(g, pos);
     if (!over && (!db || db->m != g->m || db->score_scale != g->score_scale ||
                   db->toguz != (g->landing == SOW_LAND_TOGUZ) ||
-                  board_seeds(g, pos) > db->max_seeds))
+                  sow_seeds_on_board(g, pos) > db->max_seeds))
         return SOW_E_ARG;
     if (pie_opening && !over && (!g->pie || sow_pos_to_move(pos) != SOW_SOUTH))
         return SOW_E_ARG;

@@ -92,14 +92,6 @@ int sow_plan_default_threads(void)
     return n < 1 ? 1 : n > SOW_MAX_THREADS ? SOW_MAX_THREADS : n;
 }
 
-static int pit_seeds(const sow_game *g, const sow_pos *p)
-{
-    int k = 0;
-    for (int i = 1; i <= g->m; i++)
-        k += sow_pos_pit(p, SOW_SOUTH, i) + sow_pos_pit(p, SOW_NORTH, i);
-    return k;
-}
-
 /* The model's seconds for the search with a k-seed database (k = 0: none). */
 static double search_cost(int board, int k, int threads, bool value_only)
 {
@@ -241,7 +233,7 @@ static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
     return e;
 }
 
-/* The memory a k-stone database of a game that cycles needs in all: its
+/* The memory a k-seed database of a game that cycles needs in all: its
  * tables, the builder's scratch (unless the folder holds level k: `have`
  * is the largest seed count up to which it holds every file), the table
  * and the search. */
@@ -254,7 +246,7 @@ static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, 
            beside_db(g, lim, board, k);
 }
 
-/* The model's seconds for building the levels of a k-stone database that a
+/* The model's seconds for building the levels of a k-seed database that a
  * folder holding 0..have lacks. */
 static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int k, int have)
 {
@@ -266,8 +258,8 @@ static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int 
 
 /* Games that cycle. Above the database a search shares little between
  * captures and can blow up (Toguz 5x2: over 2.4e9 nodes in ten minutes
- * above an 18-stone database, 33 s with all 20: doc/experiments.md,
- * "Toguz: the complete database"), so the complete database (every stone
+ * above an 18-seed database, 33 s with all 20: doc/experiments.md,
+ * "Toguz: the complete database"), so the complete database (every seed
  * on the board) is the plan whenever it fits the memory, however long it
  * builds (its progress is shown; a time limit still bounds it): the root
  * is then one probe. Levels the --db folder holds cost no build and no
@@ -284,7 +276,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
         (lim->time_limit <= 0 || t_all <= lim->time_limit)) {
         out->db_seeds = board;
         snprintf(out->why_db, sizeof out->why_db,
-                 "complete database, all %d stones (%.0f MB, %.0f s modelled%s): with cycles "
+                 "complete database, all %d seeds (%.0f MB, %.0f s modelled%s): with cycles "
                  "a search above a database can blow up", board, mib(sow_db_bytes(g, board)),
                  t_all, have >= board ? ", from the folder's files" : "");
         return SOW_OK;
@@ -307,13 +299,13 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
         out->db_degraded = true; /* worth saying unasked: the search may not finish */
     }
     if (board == 0)
-        snprintf(out->why_db, sizeof out->why_db, "no database: no stones on the board");
+        snprintf(out->why_db, sizeof out->why_db, "no database: no seeds on the board");
     else if (best == 0)
         snprintf(out->why_db, sizeof out->why_db,
                  "no database: the memory leaves no room for one%s", whole);
     else
         snprintf(out->why_db, sizeof out->why_db,
-                 "database up to %d stones (%.0f MB, %.1f s modelled): with cycles the "
+                 "database up to %d seeds (%.0f MB, %.1f s modelled): with cycles the "
                  "biggest that fits the memory and builds within %.0f s%s", best,
                  mib(sow_db_bytes(g, best)), secs, CYCLE_BUILD_SECONDS, whole);
     return SOW_OK;
@@ -420,7 +412,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     if ((uint64_t)L->tt_mb * MB > L->memory)
         return fail(out, SOW_E_ARG, "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb,
                     mib(L->memory));
-    out->board_seeds = pit_seeds(g, pos);
+    out->board_seeds = sow_seeds_on_board(g, pos);
     out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
 
     sow_err e = plan_db(g, L, out);

@@ -1,8 +1,8 @@
-/* toguz.c - one level (k stones on the board) of a Toguz Kumalak database
+/* toguz.c - one level (k seeds on the board) of a Toguz Kumalak database
  * from the smaller ones, with cycles (doc/retrograde.md, "Toguz").
  *
  * Within a level the only moves that stay in it are sowings that neither
- * capture nor drop a stone into a tuzdik nor claim: they take no stone off
+ * capture nor drop a seed into a tuzdik nor claim: they take no seed off
  * the board, gain nothing, and keep the tuzdik state, seen from the other
  * side (the state (t0, t1) goes to (t1, t0)). So a level splits into
  * components, one per unordered pair of states, independent of each other.
@@ -72,14 +72,6 @@ static void comp_pos(int m, const uint8_t *c, int t0, int t1, sow_pos *p)
     p->b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
 }
 
-static int board_stones(int m, const sow_pos *p)
-{
-    int s = 0;
-    for (int j = 0; j < m; j++)
-        s += p->b[j] + p->b[SOW_HALF + j];
-    return s;
-}
-
 /* E and succ of position i of the component. */
 static void expand(const comp *c, uint64_t i, const sow_pos *p)
 {
@@ -95,7 +87,7 @@ static void expand(const comp *c, uint64_t i, const sow_pos *p)
         sow_pos q = *p;
         sow_i_make(g, &q, mv[j]);
         int gain = q.b[SOW_HALF + SOW_B_STORE] - q.b[SOW_B_STORE]; /* half 1 is the mover */
-        int kq = board_stones(c->m, &q);
+        int kq = sow_i_seeds_on_board(g, &q);
         int v;
         if (sow_i_over(g, &q)) {
             v = -sow_i_terminal_score(g, &q);
@@ -122,7 +114,7 @@ static void expand(const comp *c, uint64_t i, const sow_pos *p)
 }
 
 /* The child left by a move that does not end the game: ring q (the
- * mover's pits 0..m-1, then the opponent's; tuzdiks empty), `fell` stones
+ * mover's pits 0..m-1, then the opponent's; tuzdiks empty), `fell` seeds
  * taken off the board, `gain` banked, the mover's tuzdik now t0n. Returns
  * false with the child's component index in *si if it stays in the level,
  * else true with gain - the child's entry in *v. */

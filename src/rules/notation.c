@@ -211,11 +211,11 @@ sow_err sow_moves_parse(const sow_game *g, const char *text, sow_move *out, int 
 
 /* ---- Game records ---- */
 
-/* Toguz: where the last stone of a sowing from the mover's pit index i
+/* Toguz: where the last seed of a sowing from the mover's pit index i
  * lands: the owner of that row and the pit number in her numbering.
- * doc/rules.md Toguz rule 2: with two stones or more the first goes back
- * into pit i, so s stones end s - 1 holes on; a single stone moves one hole
- * on. The ring is the 2m pits, tuzdiks included (a stone falls into one
+ * doc/rules.md Toguz rule 2: with two seeds or more the first goes back
+ * into pit i, so s seeds end s - 1 holes on; a single seed moves one hole
+ * on. The ring is the 2m pits, tuzdiks included (a seed falls into one
  * before it goes to the kazan), and both rows are numbered in sowing order,
  * so the pit number is the ring hole mod m whichever row it is in. */
 static void toguz_landing(const sow_game *g, const sow_pos *p, int i, int *owner, int *pit)
@@ -314,7 +314,7 @@ static sow_err record_move(const record_reader *rr, const sow_pos *p, const char
     if (digits == 0 || digits > (toguz ? 2u : 1u) || digits + mark != len) {
         record_say(rr, number, side, t, len,
                    toguz ? "not a move (a pit number 1..%d, or two digits: the pit sown and "
-                           "the pit where the last stone lands; x marks a tuzdik claim)"
+                           "the pit where the last seed lands; x marks a tuzdik claim)"
                          : "not a pit number 1..%d",
                    g->m);
         return SOW_E_MOVE;
@@ -344,7 +344,7 @@ static sow_err record_move(const record_reader *rr, const sow_pos *p, const char
         int owner, at;
         toguz_landing(g, p, pit - 1, &owner, &at);
         if (at != land) {
-            record_say(rr, number, side, t, len, "the last stone lands in %s's pit %d, not %d",
+            record_say(rr, number, side, t, len, "the last seed lands in %s's pit %d, not %d",
                        owner == SOW_NORTH ? "north" : "south", at, land);
             return SOW_E_MOVE;
         }

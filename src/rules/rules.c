@@ -27,6 +27,11 @@ sow_err sow_play(const sow_game *g, sow_pos *p, sow_move mv)
     return SOW_E_MOVE;
 }
 
+int sow_seeds_on_board(const sow_game *g, const sow_pos *p)
+{
+    return sow_i_seeds_on_board(g, p);
+}
+
 bool sow_over(const sow_game *g, const sow_pos *p)
 {
     return sow_i_over(g, p);

@@ -78,6 +78,13 @@ static inline int sow_i_row_sum(const sow_game *g, const sow_pos *p, int half)
     return (int)((lo * 0x0101010101010101ull) >> 56) + (int)(hi & 0xff);
 }
 
+/* Seeds in the pits of both rows, tuzdiks' and stores' never counted: the
+ * level a database and the search's bounds go by (sow_seeds_on_board). */
+static inline int sow_i_seeds_on_board(const sow_game *g, const sow_pos *p)
+{
+    return sow_i_row_sum(g, p, 0) + sow_i_row_sum(g, p, 1);
+}
+
 static inline bool sow_i_over(const sow_game *g, const sow_pos *p)
 {
     if (sow_i_row_empty(g, p, 0))
@@ -108,9 +115,9 @@ static inline void sow_i_capture(const sow_game *g, sow_pos *p, int r)
     }
 }
 
-/* Toguz: sow from own pit i (origin first unless a singleton), move stones
+/* Toguz: sow from own pit i (origin first unless a singleton), move seeds
  * that fell into tuzdiks to their owners' kazans; returns the ring hole of
- * the last stone. */
+ * the last seed. */
 static inline int sow_i_toguz_sow(const sow_game *g, sow_pos *p, int i)
 {
     unsigned s = p->b[i];
@@ -222,11 +229,11 @@ static inline int sow_i_moves(const sow_game *g, const sow_pos *p, sow_move *out
         int i = __builtin_ctz(mask);
         out[n++] = (sow_move)i;
         if (claims) {
-            /* Where the last stone lands and what it finds there, without
-             * sowing: with `laps` full turns and k more stones, the landing
-             * hole got laps + (k > 0) stones. A claimable pit is in the
+            /* Where the last seed lands and what it finds there, without
+             * sowing: with `laps` full turns and k more seeds, the landing
+             * hole got laps + (k > 0) seeds. A claimable pit is in the
              * opponent's row, which holds no tuzdik while the mover has none,
-             * so no stone there went to a kazan. */
+             * so no seed there went to a kazan. */
             unsigned s = p->b[i], L = (unsigned)g->ring_len, laps = 0, k = s;
             if (k >= L) {
                 laps = (k * g->ring_recip) >> 16;

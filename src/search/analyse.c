@@ -29,11 +29,6 @@ static int store_score(const sow_game *g, const sow_pos *p)
     return (p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]) * g->score_scale;
 }
 
-static int seeds_on(const sow_game *g, const sow_pos *p)
-{
-    return sow_i_row_sum(g, p, 0) + sow_i_row_sum(g, p, 1);
-}
-
 static int eval_hook(const sow_game *g, const sow_pos *p, const void *ctx)
 {
     return sow_eval(g, p, ctx);
@@ -245,7 +240,7 @@ static sow_err run(sow_search *s, const sow_game *g, const sow_pos *p,
      * alone may never prove the value. Past twice the seeds on the board,
      * the iteration is the exact solver's unbounded search instead (under
      * an exact key only: a hashed one could prove nothing). */
-    int unbounded = g->cycles && search_key_exact(s) ? 2 * seeds_on(g, p) : SOW_ANALYSE_MAX_DEPTH;
+    int unbounded = g->cycles && search_key_exact(s) ? 2 * sow_i_seeds_on_board(g, p) : SOW_ANALYSE_MAX_DEPTH;
     for (int d = 1; d <= maxd; d++) {
         sort_order(ord, n, prev);
         int sd = d > unbounded ? SEARCH_UNBOUNDED + 1 : d;

@@ -54,7 +54,7 @@ static int side_terms(const sow_game *g, const sow_pos *p, const sow_eval_params
 
 int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
 {
-    int all = sow_i_row_sum(g, p, 0) + sow_i_row_sum(g, p, 1) + p->b[SOW_B_STORE] +
+    int all = sow_i_seeds_on_board(g, p) + p->b[SOW_B_STORE] +
               p->b[SOW_HALF + SOW_B_STORE];
     sow_pos q = *p;
     sow_pos_swap(&q);

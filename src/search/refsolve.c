@@ -220,12 +220,12 @@ static sow_err path_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
  * stores add a constant. A position's *future* is its value minus the
  * stores' difference (doc/search.md), the same for every store split.
  *
- * Levels: the stones in the pits never increase, and they decrease exactly
- * when a store changes (stones are only ever moved, and a store only
- * grows). So a move either leaves the level (the stones on the board) and
+ * Levels: the seeds in the pits never increase, and they decrease exactly
+ * when a store changes (seeds are only ever moved, and a store only
+ * grows). So a move either leaves the level (the seeds on the board) and
  * may bank something, or stays in it and banks nothing; every cycle lies
  * within one level and banks nothing. Levels are solved from the fewest
- * stones up: when a level is solved, every move leaving it leads to a
+ * seeds up: when a level is solved, every move leaving it leads to a
  * solved position or ends the game, and is an *exit* with a known value.
  *
  * Within a level, in South's terms, every play either leaves by an exit
@@ -266,7 +266,7 @@ typedef struct graph {
     size_t nedges, ecap;
     uint32_t *slot;  /* hash set of positions: index + 1, 0 = empty */
     size_t nslots;   /* a power of two */
-    uint8_t *stones; /* the level of each position */
+    uint8_t *seeds; /* the level of each position */
     int32_t *fut;    /* the future of each solved position, for its mover */
     uint8_t *in;     /* attractor membership while a level is solved */
     /* Above an oracle only (sow_ref_solve_above): the attractors by
@@ -278,7 +278,7 @@ typedef struct graph {
 } graph;
 
 /* Bytes the graph would hold with these capacities; the level pass adds
- * stones, fut, in and the order (10 bytes a position) and the candidate
+ * seeds, fut, in and the order (10 bytes a position) and the candidate
  * thresholds (4 bytes an edge at most). */
 static size_t graph_bytes(size_t cap, size_t ecap, size_t nslots)
 {
@@ -292,7 +292,7 @@ static void graph_free(graph *G)
     free(G->first);
     free(G->edges);
     free(G->slot);
-    free(G->stones);
+    free(G->seeds);
     free(G->fut);
     free(G->in);
     free(G->pfirst);
@@ -396,12 +396,11 @@ static sow_err add_edge(graph *G, edge e)
 /* Every position reachable from `root` (stores zeroed) and its moves, in
  * breadth-first order, so that the edges of position i are made while i is
  * the position being expanded. */
-static int stones_of(const sow_game *g, const sow_pos *p);
 
 /* Is q answered by the oracle (exact, path-free: doc/search.md)? */
 static bool in_oracle(const graph *G, const sow_pos *q)
 {
-    return G->oracle && stones_of(G->g, q) <= G->oracle->max_seeds;
+    return G->oracle && sow_i_seeds_on_board(G->g, q) <= G->oracle->max_seeds;
 }
 
 static sow_err enumerate(graph *G, const sow_pos *root)
@@ -445,14 +444,10 @@ static sow_err enumerate(graph *G, const sow_pos *root)
     return e;
 }
 
-static int stones_of(const sow_game *g, const sow_pos *p)
-{
-    return sow_i_row_sum(g, p, 0) + sow_i_row_sum(g, p, 1);
-}
 
 static bool internal(const graph *G, uint32_t x, const edge *ed)
 {
-    return ed->child != NONE && G->stones[ed->child] == G->stones[x];
+    return ed->child != NONE && G->seeds[ed->child] == G->seeds[x];
 }
 
 /* An exit's value in South's terms (its child is solved). */
@@ -629,20 +624,20 @@ static sow_err solve_levels(graph *G)
     size_t extra = G->oracle ? n * 14 + G->nedges * 4 : 0;
     if (graph_bytes(G->n, G->nedges, G->nslots) + extra > G->budget)
         return SOW_E_LIMIT;
-    G->stones = malloc(n);
+    G->seeds = malloc(n);
     G->fut = malloc(n * sizeof *G->fut);
     G->in = malloc(n);
     uint32_t *order = malloc(n * sizeof *order);
     int *cand = malloc((G->nedges + 1) * sizeof *cand);
     size_t start[SOW_MAX_TOTAL + 2] = {0};
-    if (!G->stones || !G->fut || !G->in || !order || !cand) {
+    if (!G->seeds || !G->fut || !G->in || !order || !cand) {
         free(order);
         free(cand);
         return SOW_E_NOMEM;
     }
     for (size_t i = 0; i < n; i++) {
-        G->stones[i] = (uint8_t)stones_of(G->g, &G->pos[i]);
-        start[G->stones[i] + 1]++;
+        G->seeds[i] = (uint8_t)sow_i_seeds_on_board(G->g, &G->pos[i]);
+        start[G->seeds[i] + 1]++;
     }
     sow_err e = G->oracle ? build_preds(G) : SOW_OK;
     if (e) {
@@ -655,7 +650,7 @@ static sow_err solve_levels(graph *G)
     size_t fill[SOW_MAX_TOTAL + 1];
     memcpy(fill, start, sizeof fill);
     for (size_t i = 0; i < n; i++)
-        order[fill[G->stones[i]]++] = (uint32_t)i;
+        order[fill[G->seeds[i]]++] = (uint32_t)i;
     for (int s = 0; s <= SOW_MAX_TOTAL; s++) {
         size_t cnt = start[s + 1] - start[s];
         if (cnt)

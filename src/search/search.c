@@ -141,11 +141,6 @@ struct sow_search {
 
 /* ---- positions -------------------------------------------------------------- */
 
-static inline int seeds_on_board(const sow_game *g, const sow_pos *p)
-{
-    return sow_i_row_sum(g, p, 0) + sow_i_row_sum(g, p, 1);
-}
-
 static inline int level_of(const sow_pos *p)
 {
     return p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
@@ -366,7 +361,7 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
                 return true;
             continue;
         }
-        int sq = seeds_on_board(g, &ch->q);
+        int sq = sow_i_seeds_on_board(g, &ch->q);
         ch->seeds = (uint8_t)sq;
         if (s->use_oracle && sq <= s->oracle.max_seeds) {
             if (s->oracle.entry) {
@@ -651,7 +646,7 @@ static int search_at(worker *w, const sow_pos *anc, int nanc, const sow_pos *x, 
     w->ply = nanc;
     if (g->cycles)
         memcpy(w->path, anc, (size_t)nanc * sizeof *anc);
-    return node(w, x, seeds_on_board(g, x), key_of(&w->s->key, x), above, alpha, beta, depth,
+    return node(w, x, sow_i_seeds_on_board(g, x), key_of(&w->s->key, x), above, alpha, beta, depth,
                 false);
 }
 
@@ -667,7 +662,7 @@ static int probe(sow_search *s, const sow_pos *x, int alpha, int beta, int depth
     s->result = 0;
     /* Small searches run on one thread: waking the team costs more than
      * they take. */
-    int threads = seeds_on_board(s->g, x) >= PARALLEL_MIN_SEEDS ? s->opt.threads : 1;
+    int threads = sow_i_seeds_on_board(s->g, x) >= PARALLEL_MIN_SEEDS ? s->opt.threads : 1;
     s->abdada = threads > 1;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -703,7 +698,7 @@ static bool known_at(sow_search *s, const sow_pos *anc, int nanc, const sow_pos 
         *f = 0;
         return true;
     }
-    if (s->use_oracle && seeds_on_board(g, x) <= s->oracle.max_seeds) {
+    if (s->use_oracle && sow_i_seeds_on_board(g, x) <= s->oracle.max_seeds) {
         *f = s->oracle.probe(s->oracle.ctx, x);
         return true;
     }
@@ -751,7 +746,7 @@ static int mtd(sow_search *s, const mtd_job *j, int *probes)
     int f;
     if (known_at(s, j->anc, j->nanc, j->x, &f))
         return f;
-    int hi = future_bound(s, seeds_on_board(s->g, j->x)), lo = -hi;
+    int hi = future_bound(s, sow_i_seeds_on_board(s->g, j->x)), lo = -hi;
     int g = j->guess < lo ? lo : j->guess > hi ? hi : j->guess;
     while (lo < hi) {
         int beta = g <= lo ? lo + 1 : g;
@@ -927,7 +922,7 @@ static sow_err solve_value(sow_search *s, const sow_pos *p, sow_search_result *o
     const sow_game *g = s->g;
     int guess = 0, f0;
     s->pr.phase = "order";
-    int pre = seeds_on_board(g, p) >= PRE_MIN_SEEDS ? s->pre_depth : 0;
+    int pre = sow_i_seeds_on_board(g, p) >= PRE_MIN_SEEDS ? s->pre_depth : 0;
     for (int d = 1; d <= pre && !known(s, p, &f0); d++) {
         guess = probe(s, p, -INF, INF, d);
         if (guess == INF)
@@ -1216,12 +1211,12 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
         return SOW_E_POSITION;
     if (s->opt.pie_opening && (!s->g->pie || sow_pos_to_move(p) != SOW_SOUTH))
         return SOW_E_ARG;
-    if (!key_use(s, seeds_on_board(s->g, p)))
+    if (!key_use(s, sow_i_seeds_on_board(s->g, p)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     reset_counters(s);
     s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
-    int span = future_bound(s, seeds_on_board(s->g, p));
+    int span = future_bound(s, sow_i_seeds_on_board(s->g, p));
     s->root_lower = store_score(s->g, p) - span;
     s->root_upper = store_score(s->g, p) + span;
     sow_err e = solve(s, p, out);
@@ -1256,7 +1251,7 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
     const sow_pos *x = &line[n - 1];
     if (sow_position_check(g, x))
         return SOW_E_POSITION;
-    if (!key_use(s, seeds_on_board(g, x)))
+    if (!key_use(s, sow_i_seeds_on_board(g, x)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     reset_counters(s);
     s->t0 = s->last_report = sow_now();
@@ -1267,7 +1262,7 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
     memcpy(anc, line, (size_t)(n - 1) * sizeof *anc);
     s->anc = anc;
     s->nanc = n - 1;
-    int base = store_score(g, x), span = future_bound(s, seeds_on_board(g, x)), f;
+    int base = store_score(g, x), span = future_bound(s, sow_i_seeds_on_board(g, x)), f;
     s->pr.lower = base - span;
     s->pr.upper = base + span;
     if (known(s, x, &f)) {
@@ -1289,13 +1284,13 @@ sow_err sow_search_tests_begin(sow_search *s, const sow_pos *root)
 {
     if (sow_position_check(s->g, root))
         return SOW_E_POSITION;
-    if (!key_use(s, seeds_on_board(s->g, root)))
+    if (!key_use(s, sow_i_seeds_on_board(s->g, root)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     reset_counters(s);
     atomic_store(&s->stop, 0);
     s->t0 = s->last_report = sow_now();
     s->side_by_side = true;
-    s->tests_seeds = seeds_on_board(s->g, root);
+    s->tests_seeds = sow_i_seeds_on_board(s->g, root);
     s->abdada = s->opt.threads > 1;
     return SOW_OK;
 }
@@ -1310,7 +1305,7 @@ sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int
     const sow_pos *x = &line[n - 1];
     if (sow_position_check(g, x))
         return SOW_E_POSITION;
-    if (seeds_on_board(g, x) > s->tests_seeds)
+    if (sow_i_seeds_on_board(g, x) > s->tests_seeds)
         return SOW_E_ARG; /* above the root given to sow_search_tests_begin */
     int base = store_score(g, x), f;
     if (known_at(s, line, n - 1, x, &f)) {
@@ -1363,7 +1358,7 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
     s->nanc = 0;
     bool oracle = s->use_oracle;
     s->use_oracle = false;
-    key_use(s, seeds_on_board(s->g, p));
+    key_use(s, sow_i_seeds_on_board(s->g, p));
     int base = store_score(s->g, p);
     int f = 0;
     sow_err e = SOW_OK;
@@ -1397,7 +1392,7 @@ sow_err sow_search_depths(sow_search *s, const sow_pos *ps, const int *depths, i
             return SOW_E_ARG;
         if (sow_position_check(s->g, &ps[i]))
             return SOW_E_POSITION;
-        int k = seeds_on_board(s->g, &ps[i]);
+        int k = sow_i_seeds_on_board(s->g, &ps[i]);
         most = k > most ? k : most;
     }
     reset_counters(s);
@@ -1585,7 +1580,7 @@ void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eva
     s->t0 = s->last_report = sow_now();
     memset(&s->pr, 0, sizeof s->pr);
     s->pr.phase = "depth";
-    key_use(s, seeds_on_board(s->g, root));
+    key_use(s, sow_i_seeds_on_board(s->g, root));
     s->eval = eval;
     s->eval_ctx = eval_ctx;
     s->promote = true;

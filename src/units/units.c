@@ -51,14 +51,6 @@ static void conv(const tnode *c, int *lo, int *hi)
     *hi = c->sign > 0 ? c->hi : -c->lo;
 }
 
-static int board_seeds(const sow_game *g, const sow_pos *p)
-{
-    int k = 0;
-    for (int i = 1; i <= g->m; i++)
-        k += sow_pos_pit(p, SOW_SOUTH, i) + sow_pos_pit(p, SOW_NORTH, i);
-    return k;
-}
-
 /* Is p a repetition of a position on the line from the root to `parent`
  * (then it scores as perpetual play, sow/search.h)? */
 static bool repeats(const tree *T, int parent, const sow_pos *p)
@@ -75,7 +67,7 @@ static void wide(const sow_game *g, const sow_pos *p, int *lo, int *hi)
 {
     int mover = sow_pos_to_move(p);
     int banked = (sow_pos_store(p, mover) - sow_pos_store(p, 1 - mover)) * g->score_scale;
-    int span = board_seeds(g, p) * g->score_scale + (g->tiebreak ? 1 : 0);
+    int span = sow_seeds_on_board(g, p) * g->score_scale + (g->tiebreak ? 1 : 0);
     *lo = banked - span;
     *hi = banked + span;
 }
