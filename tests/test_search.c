@@ -15,6 +15,7 @@
  */
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1095,7 +1096,7 @@ static void test_interrupt(void **state)
     sow_game_start(&g, &p);
     static sow_search_result r, full;
     for (int threads = 1; threads <= 2; threads++) {
-        volatile int stop = 1;
+        sow_stop_flag stop = 1;
         sow_search_options opt = {.threads = threads, .tt_mb = 8, .stop = &stop};
         sow_search *s;
         assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
@@ -1117,6 +1118,43 @@ static void test_interrupt(void **state)
             assert_true(r.sol.best < r.sol.nmoves);
         sow_search_free(s);
     }
+}
+
+/* The stop flag is what a signal handler may write (sow_stop_flag): a
+ * handler's flag stops a solve. The signal is raised from the progress
+ * report, so the solve is under way. */
+static sow_stop_flag stop_by_signal;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    stop_by_signal = 1;
+}
+
+static void raise_stop(void *ctx, const sow_search_progress *pr)
+{
+    (void)ctx;
+    (void)pr;
+    raise(SIGUSR1);
+}
+
+static void test_stop_signal(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 5, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    void (*old)(int) = signal(SIGUSR1, on_stop_signal);
+    sow_search_options opt = {.threads = 1, .tt_mb = 8, .stop = &stop_by_signal,
+                              .progress = raise_stop, .progress_every = 1e-9};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    static sow_search_result r;
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_INTERRUPTED);
+    assert_int_equal(stop_by_signal, 1);
+    sow_search_free(s);
+    signal(SIGUSR1, old);
 }
 
 /* ---- with the real endgame database as oracle ---------------------------- */
@@ -1326,6 +1364,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_after_unit),
         cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_stop_signal),
     };
     const struct CMUnitTest slow[] = {
         cmocka_unit_test(test_medium_vs_reference),
