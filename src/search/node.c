@@ -156,6 +156,20 @@ static inline bool consider(kids *k, int v, sow_move mv, int beta)
     return v >= beta;
 }
 
+/* Collects child i, one the oracle knows, for score_oracle(), and starts
+ * loading its entry. */
+static inline void oracle_child(const sow_search *s, kids *k, int i)
+{
+    const sow_pos *q = &k->c[i].q;
+    if (s->oracle.entry) {
+        k->oe[k->no] = s->oracle.entry(s->oracle.ctx, q);
+        __builtin_prefetch(k->oe[k->no]);
+    } else if (s->oracle.prefetch) {
+        s->oracle.prefetch(s->oracle.ctx, q);
+    }
+    k->oc[k->no++] = (uint8_t)i;
+}
+
 /* Makes every move of p. Finished children are scored at once, and so is a
  * child whose seeds bound its value at most alpha; the oracle's children
  * are collected (their entries prefetched) for score_oracle(); the rest
@@ -190,13 +204,7 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
         int sq = sow_i_seeds_on_board(g, &ch->q);
         ch->seeds = (uint8_t)sq;
         if (s->c.use_oracle && sq <= s->oracle.max_seeds) {
-            if (s->oracle.entry) {
-                k->oe[k->no] = s->oracle.entry(s->oracle.ctx, &ch->q);
-                __builtin_prefetch(k->oe[k->no]);
-            } else if (s->oracle.prefetch) {
-                s->oracle.prefetch(s->oracle.ctx, &ch->q);
-            }
-            k->oc[k->no++] = (uint8_t)i;
+            oracle_child(s, k, i);
             continue;
         }
         int hic = future_bound(s, sq);
@@ -391,6 +399,47 @@ static inline bool table_read(worker *w, tt_key key, const hint *h, uint64_t fol
     return false;
 }
 
+/* Searches the node's ordered children one ply down (search_kids); false
+ * if stopped, or past the longest path (SOW_E_LIMIT). */
+static inline bool descend(worker *w, const sow_pos *p, kids *k, tt_key key, int S, int alpha,
+                           int beta, int cdepth, bool cut)
+{
+    if (w->ply >= MAX_PLY) {
+        search_fail(w->s, SOW_E_LIMIT);
+        w->abort = true;
+        return false;
+    }
+    if (w->g->cycles)
+        w->path[w->ply] = *p;
+    w->ply++;
+    search_kids(w, k, key, S, alpha, beta, cdepth, cut);
+    w->ply--;
+    return !w->abort;
+}
+
+/* Stores a searched node's fail-soft result k->best, searched in the
+ * window (alpha0, beta) within its seeds' bounds [-hi, hi]: best >= beta
+ * is a lower bound, best <= alpha0 an upper bound, anything between is
+ * exact. A path-dependent node (h) keeps only its move, in its worker's
+ * hint. */
+static inline void store(worker *w, tt_key key, hint *h, uint64_t fold, const kids *k, int alpha0,
+                         int beta, int hi, int draft, uint64_t cost)
+{
+    int best = k->best, lower = -hi, upper = hi;
+    if (best >= beta)
+        lower = best;
+    else if (best <= alpha0)
+        upper = best;
+    else
+        lower = upper = best;
+    w->stores++;
+    if (h) {
+        h->key = fold;
+        h->move = k->bestmove;
+    } else
+        tt_store(&w->s->tt, key, lower, upper, k->bestmove, draft, cost);
+}
+
 /* Fail-soft negamax on the future gain of p (not finished) for its mover,
  * window (alpha, beta). `S`: the seeds on p's board; `key`: key_of(p).
  * `anc` (cycles only): p has an ancestor with its stores on the path, so its
@@ -449,36 +498,11 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     if (!anc && S >= s->etc_min && depth == TT_DRAFT_EXACT && etc(w, &k, key, beta, hi, depth, &v))
         return v;
     order(&k);
-    if (w->ply >= MAX_PLY) {
-        search_fail(s, SOW_E_LIMIT);
-        w->abort = true;
+    if (!descend(w, p, &k, key, S, alpha, beta, cdepth, cut))
         return 0;
-    }
-    if (w->g->cycles)
-        w->path[w->ply] = *p;
-    w->ply++;
-    search_kids(w, &k, key, S, alpha, beta, cdepth, cut);
-    w->ply--;
-    if (w->abort)
-        return 0;
-
-    /* Fail-soft: best >= beta is a lower bound, best <= the window's lower
-     * end an upper bound, anything between is exact. */
-    int best = k.best, lower = lo, upper = hi;
-    if (best >= beta)
-        lower = best;
-    else if (best <= alpha0)
-        upper = best;
-    else
-        lower = upper = best;
-    w->stores++;
-    if (h) {
-        h->key = fold;
-        h->move = k.bestmove;
-    } else
-        tt_store(&s->tt, key, lower, upper, k.bestmove,
-                 clean_draft(s, depth, w->inexact == inexact0), w->nodes - nodes0);
-    return best;
+    int draft = clean_draft(s, depth, w->inexact == inexact0);
+    store(w, key, h, fold, &k, alpha0, beta, hi, draft, w->nodes - nodes0);
+    return k.best;
 }
 
 /* ---- a worker at a node -------------------------------------------------------- */
