@@ -3,7 +3,6 @@
  * the principal variation (solver.h; every root move's value is
  * root_moves.c's).
  */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "clock.h"
@@ -24,10 +23,10 @@ static int test_ge(sow_search *s, const sow_pos *x, int t, bool *ok)
     return 0;
 }
 
-/* A move of x (whose exact future is f, its children searched below
- * as roots of their own) that achieves f: known children first, then the
- * table's move, then the rest, each checked by a null-window search. Returns the index in ms, -1 on
- * error. */
+/* A move of x (whose exact future is f, its children searched as roots of
+ * their own) that achieves f: known children first, then the table's
+ * move, then the rest, each checked by a null-window search. Returns the
+ * index in ms, -1 on error. */
 static int achieving_move(sow_search *s, const sow_pos *x, int f, const sow_move *ms, int n,
                           int *fchild)
 {
@@ -216,7 +215,6 @@ static sow_err solve(sow_search *s, const sow_pos *p, sow_search_result *out)
 {
     const sow_game *g = s->g;
     sow_solution *sol = &out->sol;
-
     sol->nmoves = sow_i_moves(g, p, sol->moves);
     if (sol->nmoves == 0) {
         sol->score = sow_i_terminal_score(g, p);
