@@ -15,6 +15,7 @@
  */
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -934,6 +935,89 @@ static void test_depths(void **state)
     sow_search_free(s);
 }
 
+/* sow_search_depths after a solve that a time limit interrupted, on the
+ * same solver: every score set, and equal to a fresh solver's (the
+ * interrupted solve left its workers' stop marks behind). The positions
+ * are endgames searched to their end, so their scores are exact whatever
+ * the table holds. */
+static void test_depths_after_interrupt(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 5, 0);
+    sow_pos start, ps[8];
+    int depths[8], n = 0;
+    sow_game_start(&g, &start);
+    for (uint64_t seed = 1; n < 8; seed++) {
+        sow_pos *p = &ps[n];
+        *p = start;
+        sow_move ms[SOW_MAX_MOVES];
+        int nm;
+        while (sow_seeds_on_board(&g, p) > 12 && (nm = sow_moves(&g, p, ms)) > 0)
+            sow_make(&g, p, ms[rng_next(&seed) % (uint64_t)nm]);
+        if (!sow_over(&g, p))
+            depths[n++] = 100;
+    }
+    sow_search_options opt = {.threads = 2, .tt_mb = 8, .time_limit = 0.05};
+    sow_search *s, *fresh;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    static sow_search_result r;
+    assert_int_equal(sow_search_solve(s, &start, &r), SOW_E_INTERRUPTED);
+    sow_search_set_time_limit(s, 0);
+    int got[8], want[8];
+    uint64_t nodes;
+    for (int i = 0; i < n; i++)
+        got[i] = want[i] = INT32_MIN;
+    assert_int_equal(sow_search_depths(s, ps, depths, n, got, &nodes), SOW_OK);
+    opt.time_limit = 0;
+    assert_int_equal(sow_search_new(&g, &opt, &fresh), SOW_OK);
+    assert_int_equal(sow_search_depths(fresh, ps, depths, n, want, &nodes), SOW_OK);
+    for (int i = 0; i < n; i++) {
+        assert_int_not_equal(want[i], INT32_MIN);
+        assert_int_equal(got[i], want[i]);
+    }
+    sow_search_free(fresh);
+    sow_search_free(s);
+}
+
+/* Calls that follow a unit test (sow_search_test, whose path above the
+ * node the solver keeps during the call) on a game with cycles: a solve
+ * and a depth search give a fresh solver's values. */
+static void test_after_unit(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_TOGUZ, 3, 3, 0);
+    sow_pos line[3];
+    sow_game_start(&g, &line[0]);
+    for (int i = 1; i < 3; i++) {
+        sow_move ms[SOW_MAX_MOVES];
+        assert_true(sow_moves(&g, &line[i - 1], ms) > 0);
+        line[i] = line[i - 1];
+        sow_make(&g, &line[i], ms[0]);
+    }
+    sow_search_options opt = {.threads = 1, .tt_mb = 8};
+    sow_search *s, *fresh;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    assert_int_equal(sow_search_new(&g, &opt, &fresh), SOW_OK);
+    int b;
+    uint64_t n;
+    assert_int_equal(sow_search_test(s, line, 3, 0, &b, &n), SOW_OK);
+    static sow_search_result r, rf;
+    assert_int_equal(sow_search_solve(s, &line[1], &r), SOW_OK);
+    assert_int_equal(sow_search_solve(fresh, &line[1], &rf), SOW_OK);
+    assert_int_equal(r.sol.score, rf.sol.score);
+    for (int k = 0; k < r.sol.nmoves; k++)
+        assert_int_equal(r.sol.move_scores[k], rf.sol.move_scores[k]);
+    int v, vf;
+    assert_int_equal(sow_search_test(s, line, 3, 0, &b, &n), SOW_OK);
+    assert_int_equal(sow_search_depth(s, &line[1], 6, &v, &n), SOW_OK);
+    assert_int_equal(sow_search_depth(fresh, &line[1], 6, &vf, &n), SOW_OK);
+    assert_int_equal(v, vf);
+    sow_search_free(fresh);
+    sow_search_free(s);
+}
+
 /* Tests side by side: two threads, each asking its own questions on its
  * own worker over one table, get the reference's answers; outside
  * begin/end, and for a worker out of range, the call is refused. */
@@ -1012,7 +1096,7 @@ static void test_interrupt(void **state)
     sow_game_start(&g, &p);
     static sow_search_result r, full;
     for (int threads = 1; threads <= 2; threads++) {
-        volatile int stop = 1;
+        sow_stop_flag stop = 1;
         sow_search_options opt = {.threads = threads, .tt_mb = 8, .stop = &stop};
         sow_search *s;
         assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
@@ -1034,6 +1118,43 @@ static void test_interrupt(void **state)
             assert_true(r.sol.best < r.sol.nmoves);
         sow_search_free(s);
     }
+}
+
+/* The stop flag is what a signal handler may write (sow_stop_flag): a
+ * handler's flag stops a solve. The signal is raised from the progress
+ * report, so the solve is under way. */
+static sow_stop_flag stop_by_signal;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    stop_by_signal = 1;
+}
+
+static void raise_stop(void *ctx, const sow_search_progress *pr)
+{
+    (void)ctx;
+    (void)pr;
+    raise(SIGUSR1);
+}
+
+static void test_stop_signal(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 5, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    void (*old)(int) = signal(SIGUSR1, on_stop_signal);
+    sow_search_options opt = {.threads = 1, .tt_mb = 8, .stop = &stop_by_signal,
+                              .progress = raise_stop, .progress_every = 1e-9};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+    static sow_search_result r;
+    assert_int_equal(sow_search_solve(s, &p, &r), SOW_E_INTERRUPTED);
+    assert_int_equal(stop_by_signal, 1);
+    sow_search_free(s);
+    signal(SIGUSR1, old);
 }
 
 /* ---- with the real endgame database as oracle ---------------------------- */
@@ -1239,8 +1360,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_irving_small),
         cmocka_unit_test(test_depth),
         cmocka_unit_test(test_depths),
+        cmocka_unit_test(test_depths_after_interrupt),
+        cmocka_unit_test(test_after_unit),
         cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_stop_signal),
     };
     const struct CMUnitTest slow[] = {
         cmocka_unit_test(test_medium_vs_reference),

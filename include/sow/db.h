@@ -57,7 +57,7 @@ typedef struct sow_db_options {
     bool in_place;             /* probe loaded files where they are mapped
                                   (4 KB pages) instead of copying them into
                                   huge pages: for a few probes only */
-    const volatile int *stop;  /* if set while building or waiting for the
+    const sow_stop_flag *stop; /* if set while building or waiting for the
                                   folder's lock: SOW_E_INTERRUPTED */
     bool make_dir;             /* with a dir: create it (one level) if it is
                                   missing, once every other check has passed;

@@ -7,6 +7,8 @@
 #ifndef SOW_ERROR_H
 #define SOW_ERROR_H
 
+#include <signal.h>
+
 typedef enum sow_err {
     SOW_OK = 0,
     SOW_E_GAME,        /* unknown game name */
@@ -30,5 +32,10 @@ typedef enum sow_err {
 
 /* A short, constant, human-readable name for an error code. */
 const char *sow_err_name(sow_err e);
+
+/* A stop flag, as the long calls take it (`const sow_stop_flag *stop`):
+ * once it is non-zero the call stops soon with SOW_E_INTERRUPTED. Its type
+ * is the one a signal handler may write. */
+typedef volatile sig_atomic_t sow_stop_flag;
 
 #endif

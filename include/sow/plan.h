@@ -44,7 +44,7 @@ typedef struct sow_limits {
     bool fixed_db;       /* the database stays as planned, never grows: work
                             units (sow/units.h) all search above the one */
     double time_limit;   /* seconds for the whole solve, database included; 0: none */
-    const volatile int *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
+    const sow_stop_flag *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;
 
 /* Length of each reason string below, terminator included. */

@@ -59,7 +59,7 @@ typedef struct sow_retro_job {
     void *progress_ctx;
     sow_progress base;         /* all_done/all_total/max_seeds/seconds offset for reports */
     double t0;                 /* clock origin of `seconds` (sow_retro_clock) */
-    const volatile int *stop;  /* if not NULL and set: stop, SOW_E_INTERRUPTED */
+    const sow_stop_flag *stop; /* if not NULL and set: stop, SOW_E_INTERRUPTED */
     uint64_t serial_below;     /* a level with fewer positions per potential is
                                   built by one thread; 0: 16384 (tests set 1) */
 } sow_retro_job;

@@ -100,7 +100,7 @@ typedef struct sow_search_options {
     double time_limit;       /* > 0: give up after this many seconds (SOW_E_INTERRUPTED) */
     /* If not NULL: once *stop is non-zero (e.g. set by a SIGINT handler),
      * the search stops within about a millisecond with SOW_E_INTERRUPTED. */
-    const volatile int *stop;
+    const sow_stop_flag *stop;
 } sow_search_options;
 
 #define SOW_PV_MAX 512
@@ -218,9 +218,6 @@ sow_err sow_search_depth(sow_search *s, const sow_pos *p, int depth, int *score,
  * error the scores are not set. */
 sow_err sow_search_depths(sow_search *s, const sow_pos *ps, const int *depths, int n, int *scores,
                           uint64_t *nodes);
-
-/* Bytes of table a given --tt-mb allocates (whole 64-byte buckets). */
-size_t sow_search_tt_bytes(size_t tt_mb);
 
 /* Bytes a search allocates per thread beside its table (the thread's
  * path and, for games with cycles, its move hints). */

@@ -80,7 +80,7 @@ static const char usage[] =
     "example: sow analyse kalah --pits 6 --seeds 6 --time 5\n";
 
 _Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0), "sig_atomic_t is not int");
-static volatile sig_atomic_t stop_flag;
+static sow_stop_flag stop_flag;
 
 static void on_sigint(int sig)
 {

@@ -100,7 +100,7 @@ static const char usage_db[] =
     "sow db SUBCOMMAND --help for each one's options.\n";
 
 static volatile sig_atomic_t stop_signal;
-static volatile int stop_flag;
+static sow_stop_flag stop_flag;
 
 static void on_stop_signal(int sig)
 {

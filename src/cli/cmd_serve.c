@@ -60,7 +60,7 @@ typedef struct server {
     const char *db_dir;
 } server;
 
-static volatile sig_atomic_t stop_flag;
+static sow_stop_flag stop_flag;
 
 static void on_signal(int sig)
 {

@@ -90,10 +90,8 @@ static const char usage[] =
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
-/* The stop flag the plan polls; a SIGINT handler may only write a
- * volatile sig_atomic_t, which must then be the plan's int. */
-_Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0), "sig_atomic_t is not int");
-static volatile sig_atomic_t stop_flag;
+/* The stop flag the plan polls, set by the SIGINT handler. */
+static sow_stop_flag stop_flag;
 
 static void on_sigint(int sig)
 {

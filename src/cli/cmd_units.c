@@ -48,7 +48,7 @@ static const char usage[] =
     "\n" CLI_GAME_HELP "\n"
     "example: sow units list kalah --pits 6 --seeds 6 --frontier 4\n";
 
-static volatile int stop_flag;
+static sow_stop_flag stop_flag;
 
 typedef struct probe_ctx {
     const sow_unit *u; /* the node being solved: nodes of its earlier tests */

@@ -25,7 +25,7 @@ typedef struct engine_limits {
     int threads;                /* 0: the plan's default */
     uint64_t memory;            /* bytes; 0: the plan's default */
     const char *db_dir;         /* database folder, or NULL */
-    const volatile int *stop;   /* optional: stop early (Ctrl-C) */
+    const sow_stop_flag *stop;  /* optional: stop early (Ctrl-C) */
 } engine_limits;
 
 /* How the values were found. */

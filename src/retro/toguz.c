@@ -319,7 +319,7 @@ static bool comp_update(const comp *c, uint64_t i)
  * `next`. A position whose successors did not change since its last
  * update cannot change, so when a round marks nothing every position
  * satisfies its equation: the least fixpoint, as with full sweeps. */
-static sow_err comp_solve(const comp *c, int threads, volatile const int *stop)
+static sow_err comp_solve(const comp *c, int threads, const sow_stop_flag *stop)
 {
     uint64_t words = (c->n + 63) / 64, wchunk = CHUNK / 64;
     uint64_t chunks = (words + wchunk - 1) / wchunk;

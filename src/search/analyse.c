@@ -24,11 +24,6 @@ typedef struct root_move {
     int idx;        /* index into the info's moves */
 } root_move;
 
-static int store_score(const sow_game *g, const sow_pos *p)
-{
-    return (p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]) * g->score_scale;
-}
-
 static int eval_hook(const sow_game *g, const sow_pos *p, const void *ctx)
 {
     return sow_eval(g, p, ctx);
@@ -179,7 +174,7 @@ static void record(sow_search *s, const sow_game *g, const sow_pos *root, int de
                    const int *val, const bool *bound, const bool *ex, int multipv, double t0,
                    sow_analyse_info *out)
 {
-    int base = store_score(g, root);
+    int base = search_store_score(g, root);
     int ord[SOW_MAX_MOVES];
     out->depth = depth;
     out->exact = true;
@@ -222,7 +217,7 @@ static sow_err run(sow_search *s, const sow_game *g, const sow_pos *p,
         r->q = *p;
         sow_i_make(g, &r->q, out->moves[i]);
         r->sign = sow_pos_to_move(&r->q) == sow_pos_to_move(p) ? 1 : -1;
-        r->c0 = r->sign * store_score(g, &r->q) - store_score(g, p);
+        r->c0 = r->sign * search_store_score(g, &r->q) - search_store_score(g, p);
         r->known = search_known(s, p, 1, &r->q, &r->fq);
         r->idx = i;
         ord[i] = i;

@@ -1,5 +1,5 @@
 /* internal.h - what the analysis driver (analyse.c) uses of the exact
- * solver (search.c): the same node(), table, threads and oracle, run
+ * solver (solver.h): the same node(), table, threads and oracle, run
  * depth-limited with an evaluation at the horizon.
  *
  * Exactness. node() counts, per thread, the results that rest on a guess:
@@ -21,6 +21,13 @@
 #include "sow/position.h"
 #include "sow/rules.h"
 #include "sow/search.h"
+
+/* The banked part of p's score for its mover (score units): a score is
+ * the store difference plus the future gain (sow/search.h). */
+static inline int search_store_score(const sow_game *g, const sow_pos *p)
+{
+    return (p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]) * g->score_scale;
+}
 
 /* The future gain of p (not finished) for its mover, guessed: score units. */
 typedef int (*search_eval_fn)(const sow_game *g, const sow_pos *p, const void *ctx);

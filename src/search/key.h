@@ -5,8 +5,8 @@
  * tuzdiks; not on the stores (sow/search.h). A key is a function of those
  * alone, and one-to-one over the boards a search can meet, so two positions
  * share a key exactly when they share a value. Each search takes one of
- * three kinds, by its root's seeds (which never grow below it; key_use in
- * search.c):
+ * three kinds, by its root's seeds (which never grow below it;
+ * search_key_use in solver.c):
  *
  * KEY_PACKED, the fast one: each pit's count in a field of b bits, then
  * each tuzdik in tb bits (pit 1..m-1 or none: m states, tb = bits(m-1)):
@@ -52,7 +52,7 @@
  * are not part of the hashed key. */
 #define KEY_MASK_HI 0x0000ffffffffffffull
 
-/* The kinds of key, one per search (key_use in search.c). */
+/* The kinds of key, one per search (search_key_use in solver.c). */
 enum { KEY_HASH, KEY_CODE, KEY_PACKED };
 
 typedef struct search_key {

@@ -421,7 +421,7 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
     }
     /* Stopped by CANCEL, not by this process's Ctrl-C: mpirun passes
      * signals to every rank, and the manager decides. */
-    static const volatile int never = 0;
+    static const sow_stop_flag never = 0;
     sow_plan p = *plan;
     p.limits.stop = &never;
     int threads = p.limits.threads > 1 ? p.limits.threads : 1;

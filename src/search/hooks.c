@@ -1,0 +1,62 @@
+/* hooks.c - the analysis driver's access to the solver (internal.h):
+ * depth-limited probes with an evaluation at the horizon over the exact
+ * solver's node(), table and threads.
+ */
+#include "solver.h"
+
+void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
+                          const void *eval_ctx, uint64_t node_limit)
+{
+    search_call_begin(s, "depth");
+    search_key_use(s, sow_i_seeds_on_board(s->g, root));
+    s->c.eval = eval;
+    s->c.eval_ctx = eval_ctx;
+    s->c.promote = true;
+    s->c.node_limit = node_limit;
+}
+
+void search_analyse_end(sow_search *s)
+{
+    s->c.eval = NULL;
+    s->c.eval_ctx = NULL;
+    s->c.promote = false;
+    s->c.node_limit = 0;
+}
+
+static uint64_t inexact_sum(const sow_search *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        n += s->w[i]->inexact;
+    return n;
+}
+
+int search_analyse_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
+                         int alpha, int beta, int depth, bool *exact)
+{
+    if (depth < 0)
+        depth = 0;
+    if (depth >= SEARCH_UNBOUNDED)
+        depth = TT_DRAFT_EXACT;
+    else if (depth >= TT_DRAFT_EXACT)
+        depth = TT_DRAFT_EXACT - 1;
+    uint64_t before = inexact_sum(s);
+    int v = search_probe(s, anc, nanc, x, alpha, beta, depth);
+    *exact = inexact_sum(s) == before;
+    return v == INF ? SEARCH_STOPPED : v;
+}
+
+bool search_key_exact(const sow_search *s)
+{
+    return s->key.exact;
+}
+
+int search_key_mode(const sow_search *s)
+{
+    return s->key.mode;
+}
+
+const sow_game *search_game(const sow_search *s)
+{
+    return s->g;
+}
