@@ -402,6 +402,12 @@ grep -qF "'$long'" "$TMP/err" && ok || bad "long message truncated: $(wc -c <"$T
 printf '# a comment\n\nkalah 2 1 - 3 2 start\ntoguz 2 2 no-tuzdik 2 1 moves=1,2\n' >"$TMP/pos.txt"
 expect_json "bench small file" "len(d['positions']) == 2 and d['signature'] > 0" \
     "$SOW" bench --quick --json --positions "$TMP/pos.txt"
+# A label is the file's text: a record comment may hold any byte but a
+# blank, and the JSON must still parse and give it back.
+printf 'kalah 2 1 - 3 2 moves=1#"q\\\x01\n' >"$TMP/label.txt"
+expect_json "bench label escaped" \
+    "d['positions'][0]['position'] == 'kalah 2x1 moves=1#\"q\\\\\\x01'" \
+    "$SOW" bench --quick --json --positions "$TMP/label.txt"
 expect_bad "bench positions: a directory" "$SOW" bench --quick --positions "$TMP"
 : >"$TMP/empty.txt"
 expect_bad "bench positions: empty file" "$SOW" bench --quick --positions "$TMP/empty.txt"
