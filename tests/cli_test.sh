@@ -375,6 +375,52 @@ done
 run "$SOW" solve kalah --pits 2 --seeds 1 --threads 1025
 grep -qF "sow: --threads: 1025 is out of range (1..1024)" "$TMP/err" && ok || bad "threads message: $(cat "$TMP/err")"
 
+# ---------------------------------------------------------------- one reading of the limits
+# (src/cli/limits.c) Seconds: a positive decimal number, in every command.
+for v in 0 -1 +1 " 1" "1 " "" abc inf nan 0x10 1e999 1000001 1,5; do
+    expect_bad "time '$v' (analyse)" "$SOW" analyse kalah --pits 2 --seeds 1 --time "$v"
+    expect_bad "time '$v' (play)" "$SOW" play kalah --interactive --time "$v"
+    expect_bad "time '$v' (match)" "$SOW" match kalah --pits 2 --seeds 1 --a "time=$v" --b depth=1
+done
+expect_json "time 1e-1" "d['depth'] >= 1" \
+    "$SOW" analyse kalah --pits 2 --seeds 1 --time 1e-1 --threads 1 --json
+run "$SOW" analyse kalah --time inf
+grep -qF "sow: --time: expected seconds, a decimal number above 0 and at most 1000000, got 'inf'" \
+    "$TMP/err" && ok || bad "seconds message: $(cat "$TMP/err")"
+# --memory means the same budget everywhere, with one default; analyse's
+# table is --tt-mb (128 MB, at most a quarter of --memory).
+expect_json "analyse table default" "d['tt_mb'] == 128" \
+    "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --threads 1 --json
+expect_json "analyse table within --memory" "d['tt_mb'] == 16" \
+    "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --threads 1 --memory 64M --json
+expect_json "analyse --tt-mb" "d['tt_mb'] == 8" \
+    "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --threads 1 --memory 64M --tt-mb 8 --json
+expect_bad "analyse --tt-mb over --memory" "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --memory 8 --tt-mb 9
+expect_bad "memory below 1 MB (analyse)" "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --memory 512K
+expect_bad "memory below 1 MB (db build)" "$SOW" db build kalah --pits 2 --max-seeds 3 --memory 512K --dir "$TMP/mdb"
+for cmd in solve analyse "db build" serve; do
+    # shellcheck disable=SC2086
+    run "$SOW" $cmd --help
+    grep -qF "(default: 4096 MB, or a quarter of the machine's" "$TMP/out" &&
+        ok || bad "$cmd --help: no --memory default"
+done
+# --no-db with --db or --db-seeds K: one check (the plan's), one message.
+for cmd in "solve kalah --pits 2 --seeds 1 --quiet" "analyse kalah --pits 2 --seeds 1 --depth 1" \
+    "units probe kalah --pits 2 --seeds 1 --lines -"; do
+    for extra in "--db $TMP/nodb" "--db-seeds 2"; do
+        # shellcheck disable=SC2086
+        expect_bad "$cmd --no-db $extra" "$SOW" $cmd --no-db $extra </dev/null
+        grep -qF "sow: ${cmd%% *}: --no-db excludes --db and --db-seeds" "$TMP/err" &&
+            ok || bad "$cmd --no-db $extra: $(cat "$TMP/err")"
+    done
+done
+[ ! -e "$TMP/nodb" ] && ok || bad "--no-db --db created the folder"
+if "$SOW" --version | grep -q "serve on"; then
+    expect_bad "serve --queue 0" "$SOW" serve --queue 0
+    expect_bad "serve --time 1e999" "$SOW" serve --time 1e999
+    expect_bad "serve: under 1 MB a solve" "$SOW" serve --memory 1 --max-solves 2
+fi
+
 # ---------------------------------------------------------------- one line, whatever the input
 # Echoed arguments have their control characters escaped, so an error is
 # always one line (expect_bad checks the line count).
@@ -402,6 +448,12 @@ grep -qF "'$long'" "$TMP/err" && ok || bad "long message truncated: $(wc -c <"$T
 printf '# a comment\n\nkalah 2 1 - 3 2 start\ntoguz 2 2 no-tuzdik 2 1 moves=1,2\n' >"$TMP/pos.txt"
 expect_json "bench small file" "len(d['positions']) == 2 and d['signature'] > 0" \
     "$SOW" bench --quick --json --positions "$TMP/pos.txt"
+# A label is the file's text: a record comment may hold any byte but a
+# blank, and the JSON must still parse and give it back.
+printf 'kalah 2 1 - 3 2 moves=1#"q\\\x01\n' >"$TMP/label.txt"
+expect_json "bench label escaped" \
+    "d['positions'][0]['position'] == 'kalah 2x1 moves=1#\"q\\\\\\x01'" \
+    "$SOW" bench --quick --json --positions "$TMP/label.txt"
 expect_bad "bench positions: a directory" "$SOW" bench --quick --positions "$TMP"
 : >"$TMP/empty.txt"
 expect_bad "bench positions: empty file" "$SOW" bench --quick --positions "$TMP/empty.txt"

@@ -12,6 +12,7 @@
 #include "sow/analyse.h"
 #include "sow/game.h"
 #include "sow/notation.h"
+#include "sow/plan.h"
 #include "sow/position.h"
 #include "sow/rules.h"
 #include "sow/search.h"
@@ -43,13 +44,6 @@ void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
  * message naming `what` otherwise. */
 long cli_int(const char *what, const char *text, long lo, long hi);
 
-/* The one way every command reads a memory size: a whole number of MB, or
- * a whole number with a binary suffix K, M, G or T (any case, optionally
- * followed by B or iB: 512M, 512MB, 4G, 4GiB). Returns bytes, at least 1
- * and at most CLI_MEMORY_MAX; anything else fails naming `what`. */
-#define CLI_MEMORY_MAX (1ull << 50) /* 1 PiB: far past any machine, far from overflow */
-uint64_t cli_memory(const char *what, const char *text);
-
 /* The one way every command reads an evaluation: "full" (the game's
  * default weights, sow_eval_default), "material" (none: a leaf is the
  * stores) or six weights in hundredths of a seed, ROW:MOBILITY:EXTRA:
@@ -60,13 +54,71 @@ uint64_t cli_memory(const char *what, const char *text);
 #define CLI_EVAL_HELP "full, material or ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED"
 bool cli_eval(const char *what, const sow_game *g, const char *text, sow_eval_params *out);
 
-/* The one range of thread counts: 1..CLI_THREADS_MAX. */
+/* ---- Limits (limits.c): the one reading of the options that bound a
+ * command's work, each with one default, into sow_limits (sow/plan.h). */
+
+/* A memory size: a whole number of MB, or a whole number with a binary
+ * suffix K, M, G or T (any case, optionally followed by B or iB: 512M,
+ * 512MB, 4G, 4GiB). Returns bytes, whole MB (the budgets are counted in
+ * MB; rounded down), at least 1 MB and at most CLI_MEMORY_MAX; anything
+ * else fails naming `what`. */
+#define CLI_MEMORY_MAX (1ull << 50) /* 1 PiB: far past any machine, far from overflow */
+uint64_t cli_memory(const char *what, const char *text);
+/* --memory's one default: the plan's, sow_plan_default_memory(). */
+uint64_t cli_default_memory(void);
+#define CLI_MEMORY_DEFAULT_HELP(indent) \
+    indent "(default: 4096 MB, or a quarter of the machine's\n" indent "memory if less)\n"
+
+/* A thread count: 1..CLI_THREADS_MAX. */
 #define CLI_THREADS_MAX SOW_MAX_THREADS
 int cli_threads(const char *what, const char *text);
-/* The cores this process may run on (its affinity mask, which taskset and
- * cgroup cpusets narrow), or the machine's processors if that cannot be
- * read; within 1..CLI_THREADS_MAX. */
+/* --threads' one default: the cores this process may run on (its affinity
+ * mask, which taskset and cgroup cpusets narrow), or the machine's
+ * processors if that cannot be read; within 1..CLI_THREADS_MAX. */
 int cli_default_threads(void);
+
+/* Seconds: a positive decimal number (12, 0.5, 1e3; no sign, blanks, hex,
+ * inf or nan), at most CLI_SECONDS_MAX; anything else fails naming
+ * `what`. */
+#define CLI_SECONDS_MAX 1e6 /* eleven days: past any solve anyone waits for */
+double cli_seconds(const char *what, const char *text);
+/* The same without exiting (a request's parameter): false with the
+ * one-line error in err[0..errsize). */
+bool cli_try_seconds(const char *what, const char *text, double *out, char *err,
+                     size_t errsize);
+
+/* --tt-mb's range, MB. */
+#define CLI_TT_MB_MAX (1L << 20)
+
+/* The limit options as typed (NULL, false: not given). A command lists in
+ * its option table those it takes (CLI_LIMIT_OPTS: all but --time). */
+typedef struct cli_limit_opts {
+    const char *threads, *memory, *time, *tt_mb, *db_dir, *db_seeds;
+    bool no_db;
+} cli_limit_opts;
+
+#define CLI_LIMIT_OPTS(lo)                          \
+    {"threads", OPT_STRING, &(lo)->threads},        \
+    {"memory", OPT_STRING, &(lo)->memory},          \
+    {"tt-mb", OPT_STRING, &(lo)->tt_mb},            \
+    {"db", OPT_STRING, &(lo)->db_dir},              \
+    {"db-seeds", OPT_STRING, &(lo)->db_seeds},      \
+    {"no-db", OPT_FLAG, &(lo)->no_db}
+
+/* Reads the given options into *out, zeroed first; every option not given
+ * stays 0, the plan's "choose" (sow/plan.h), so each has one default:
+ *   --threads T    threads; default cli_default_threads()
+ *   --memory SIZE  cli_memory; default cli_default_memory()
+ *   --time S       time_limit, cli_seconds; default none (a command that
+ *                  needs one says its own in --help)
+ *   --tt-mb MB     1..CLI_TT_MB_MAX; default the plan's choice
+ *   --db DIR       db_dir
+ *   --db-seeds K   0..SOW_DB_MAX_SEEDS (0: none, db_seeds -1)
+ *   --no-db        no_db; with --db or --db-seeds K the plan refuses it
+ *                  (SOW_E_ARG, its error names the options)
+ * Bad text fails (cli_fail) naming the option. The caller sets the rest
+ * (stop, value_only, ...). */
+void cli_limits(const cli_limit_opts *o, sow_limits *out);
 
 /* The options shared by commands that act on a game position. */
 typedef struct cli_game {
@@ -127,11 +179,23 @@ void cli_json_game(const cli_game *cg);
 const char *cli_outcome_name(sow_outcome o);
 /* The same JSON fragments written to f (the server writes into memory). */
 void cli_fjson_game(FILE *f, const cli_game *cg);
-void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact);
 
-/* The "best" and "moves" JSON keys of a solution, each preceded by a comma.
- * exact[k] false: move k's score is only an upper bound (printed as
- * "at_most"); exact NULL: every score is exact. */
+/* How the moves JSON marks each move's score. */
+typedef enum cli_moves_mark {
+    CLI_MOVES_BOUNDS,   /* a solve's: {move, value, outcome}; exact[k] false: the
+                           score is only an upper bound, {move, value null,
+                           outcome null, at_most}; exact NULL: all exact */
+    CLI_MOVES_EXACT,    /* an analysis's, every value proven: "exact": true */
+    CLI_MOVES_ESTIMATE, /* an analysis's estimates: "exact": false */
+    CLI_MOVES_UNKNOWN,  /* an analysis cut short: value and outcome null,
+                           "exact": false */
+} cli_moves_mark;
+
+/* The one writer of the "best" and "moves" JSON keys of a solution, each
+ * preceded by a comma, to f; `exact` is read only with CLI_MOVES_BOUNDS. */
+void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact,
+                     cli_moves_mark mark);
+/* The same to stdout, CLI_MOVES_BOUNDS. */
 void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact);
 /* "moves: 1:+2 2:<=0 3:+0(win) ...\nbest: 1\n" (the outcome after a 0 that the
  * tie-break decides), or "the game is over\n". */

@@ -17,7 +17,7 @@ static const char usage[] =
     "usage: sow analyse GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                   [--moves LIST | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
-    "                   [--memory SIZE] [--multipv K] [--eval E]\n"
+    "                   [--memory SIZE] [--tt-mb MB] [--multipv K] [--eval E]\n"
     "                   [--db DIR] [--db-seeds K | --no-db]\n"
     "                   [--json]\n"
     "       sow analyse GAME (--record FILE | --moves LIST --review)\n"
@@ -55,8 +55,10 @@ static const char usage[] =
     "  --depth D           deepest iteration, 1..250 plies\n"
     "  --nodes N           stop past N nodes\n"
     "  --threads T         search threads, 1..1024 (default: the cores available)\n"
-    "  --memory SIZE       transposition table: MB, or with a suffix K, M, G, T\n"
-    "                      (default 128)\n"
+    "  --memory SIZE       budget for database + table: MB, or with a suffix\n"
+    "                      K, M, G, T\n" CLI_MEMORY_DEFAULT_HELP("                      ")
+    "  --tt-mb MB          transposition table (default 128 MB, at most a quarter\n"
+    "                      of --memory)\n"
     "  --multipv K         score the K best moves exactly (default 1)\n"
     "  --eval E            full (default: the game's weights), material (a leaf\n"
     "                      is the stores) or six weights in hundredths of a seed,\n"
@@ -91,6 +93,10 @@ static void on_sigint(int sig)
 }
 
 #define MAX_ITER 256
+/* An analysis without --time, --depth or --nodes: ten seconds; its table
+ * (without --tt-mb), MB. */
+#define ANALYSE_SECONDS 10.0
+#define ANALYSE_TT_MB 128
 /* A review analyses every position of a game: a second each by default
  * (a 40-move game in under a minute). Its threshold is a default, not
  * tuned: above one seed, so that an estimate that moves by a seed from
@@ -190,30 +196,29 @@ typedef struct engine_opts {
     double db_seconds;
 } engine_opts;
 
-static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, const char *depth,
-                         const char *nodes, const char *threads, const char *memory,
-                         const char *multipv, const char *eval, double default_time)
+/* The engine settings from the limit options (cli_limits) and the
+ * analysis's own. */
+static void engine_setup(const cli_game *cg, engine_opts *e, const cli_limit_opts *lo,
+                         const char *depth, const char *nodes, const char *multipv,
+                         const char *eval, double default_time)
 {
     memset(e, 0, sizeof *e);
-    e->threads = threads ? cli_threads("--threads", threads) : cli_default_threads();
-    uint64_t mem = memory ? cli_memory("--memory", memory) : (uint64_t)128 << 20;
-    if (mem < (1u << 20))
-        cli_fail("analyse: --memory %s is less than 1 MB", memory);
-    if (mem > ((uint64_t)1 << 40))
-        cli_fail("analyse: --memory %s is more than 1 TB", memory);
-    e->tt_mb = (size_t)(mem >> 20);
-    if (time) {
-        char *end;
-        double t = strtod(time, &end);
-        if (*time == '\0' || *end != '\0' || !(t > 0 && t <= 1e6))
-            cli_fail("analyse: --time must be a number of seconds in (0, 1e6], not '%s'", time);
-        e->ao.time_limit = t;
+    cli_limits(lo, &e->lim);
+    e->threads = e->lim.threads ? e->lim.threads : cli_default_threads();
+    if (e->lim.tt_mb) {
+        e->tt_mb = e->lim.tt_mb;
+    } else {
+        /* No cost model sizes an analysis's table: a fixed size, within the
+         * budget the database shares (a quarter, as solve's table). */
+        uint64_t quarter = (e->lim.memory ? e->lim.memory : cli_default_memory()) / 4 >> 20;
+        e->tt_mb = quarter < ANALYSE_TT_MB ? (quarter ? (size_t)quarter : 1) : ANALYSE_TT_MB;
     }
+    e->ao.time_limit = e->lim.time_limit;
     if (depth)
         e->ao.max_depth = (int)cli_int("--depth", depth, 1, SOW_ANALYSE_MAX_DEPTH);
     if (nodes)
         e->ao.max_nodes = (uint64_t)cli_int("--nodes", nodes, 1, 1L << 62);
-    if (!time && !depth && !nodes)
+    if (!lo->time && !depth && !nodes)
         e->ao.time_limit = default_time;
     e->ao.multipv = multipv ? (int)cli_int("--multipv", multipv, 1, SOW_MAX_MOVES) : 1;
     e->eval_name = eval ? eval : "full";
@@ -221,17 +226,13 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const char *time, c
         e->ao.eval = &e->ep;
 }
 
-/* The database options into e->lim (the plan's checks come later). */
-static void db_setup(engine_opts *e, const char *dbdir, const char *dbseeds, bool nodb)
+/* The database's limits: the command's, with the search's threads and
+ * table. */
+static void db_setup(engine_opts *e)
 {
-    if (nodb && (dbdir || dbseeds))
-        cli_fail("analyse: --no-db excludes --db and --db-seeds");
-    e->lim = (sow_limits){.threads = e->threads, .tt_mb = e->tt_mb, .db_dir = dbdir,
-                          .no_db = nodb, .stop = &stop_flag};
-    if (dbseeds) {
-        long k = cli_int("--db-seeds", dbseeds, 0, SOW_DB_MAX_SEEDS);
-        e->lim.db_seeds = k ? (int)k : -1;
-    }
+    e->lim.threads = e->threads;
+    e->lim.tt_mb = e->tt_mb;
+    e->lim.stop = &stop_flag;
 }
 
 /* The search for positions from `p`, with the database the plan gives an
@@ -530,22 +531,18 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
 int cmd_analyse(int argc, char **argv)
 {
     cli_game cg = {0};
-    const char *time = NULL, *depth = NULL, *nodes = NULL, *threads = NULL, *memory = NULL,
-               *multipv = NULL, *eval = NULL, *threshold = NULL, *dbdir = NULL, *dbseeds = NULL;
-    bool review_flag = false, nodb = false;
+    cli_limit_opts lo = {0};
+    const char *depth = NULL, *nodes = NULL, *multipv = NULL, *eval = NULL, *threshold = NULL;
+    bool review_flag = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
-                            {"time", OPT_STRING, &time},
+                            CLI_LIMIT_OPTS(&lo),
+                            {"time", OPT_STRING, &lo.time},
                             {"depth", OPT_STRING, &depth},
                             {"nodes", OPT_STRING, &nodes},
-                            {"threads", OPT_STRING, &threads},
-                            {"memory", OPT_STRING, &memory},
                             {"multipv", OPT_STRING, &multipv},
                             {"eval", OPT_STRING, &eval},
                             {"review", OPT_FLAG, &review_flag},
                             {"threshold", OPT_STRING, &threshold},
-                            {"db", OPT_STRING, &dbdir},
-                            {"db-seeds", OPT_STRING, &dbseeds},
-                            {"no-db", OPT_FLAG, &nodb},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -565,9 +562,9 @@ int cmd_analyse(int argc, char **argv)
         cli_fail("analyse: positions within the pie rule's opening turn are not supported "
                  "(sow solve handles them)");
     engine_opts eo;
-    engine_setup(&cg, &eo, time, depth, nodes, threads, memory, multipv, eval,
-                 is_review ? REVIEW_SECONDS : 10);
-    db_setup(&eo, dbdir, dbseeds, nodb);
+    engine_setup(&cg, &eo, &lo, depth, nodes, multipv, eval,
+                 is_review ? REVIEW_SECONDS : ANALYSE_SECONDS);
+    db_setup(&eo);
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);

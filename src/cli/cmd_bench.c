@@ -185,11 +185,13 @@ int cmd_bench(int argc, char **argv)
         char label[320];
         snprintf(label, sizeof label, "%.15s %dx%d%s%.63s %.200s", b->game, b->pits, b->seeds,
                  cg.variant ? " " : "", cg.variant ? cg.variant : "", b->where);
-        if (json)
-            printf("%s{\"position\":\"%s\",\"depth\":%d,\"nodes\":%llu,\"score\":%d,"
-                   "\"seconds\":%.6f}",
-                   i ? "," : "", label, depth, (unsigned long long)nodes, score, t);
-        else
+        if (json) {
+            /* The label is the file's text: a record comment may hold quotes. */
+            printf("%s{\"position\":", i ? "," : "");
+            cli_fjson_string(stdout, label);
+            printf(",\"depth\":%d,\"nodes\":%llu,\"score\":%d,\"seconds\":%.6f}", depth,
+                   (unsigned long long)nodes, score, t);
+        } else
             printf("%-44.44s %5d %12llu %+6d %9.3f\n", label, depth, (unsigned long long)nodes,
                    score, t);
         fflush(stdout);

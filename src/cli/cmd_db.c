@@ -15,8 +15,6 @@
 #include "cli.h"
 #include "sow/db.h"
 
-#define DEFAULT_MEMORY (8ull << 30) /* bytes */
-
 static const char usage_build[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
     "                 [--threads T] [--memory SIZE] [--quiet]\n"
@@ -38,8 +36,9 @@ static const char usage_build[] =
     "                      toguz: no-tuzdik\n"
     "  --threads T         OpenMP threads (default: the cores available)\n"
     "  --memory SIZE       bound on the tables and the build's scratch memory:\n"
-    "                      MB, or with a suffix K, M, G, T (default 8G); a\n"
-    "                      build over it is refused at once\n"
+    "                      MB, or with a suffix K, M, G, T; a build over it is\n"
+    "                      refused at once\n"
+    CLI_MEMORY_DEFAULT_HELP("                      ")
     "  --quiet             no progress\n"
     "\n"
     "example: sow db build kalah --pits 6 --max-seeds 20 --dir db\n";
@@ -200,12 +199,13 @@ static void fmt_ranges(const bool *set, int K, char *buf, size_t n)
 static int db_build(int argc, char **argv)
 {
     cli_game cg = {0};
-    const char *maxs = NULL, *dir = ".", *threads = NULL, *memory = NULL;
+    cli_limit_opts lo = {0};
+    const char *maxs = NULL, *dir = ".";
     bool quiet = false;
     const cli_opt opts[] = {
         {"pits", OPT_STRING, &cg.pits},         {"variant", OPT_STRING, &cg.variant},
         {"max-seeds", OPT_STRING, &maxs},       {"dir", OPT_STRING, &dir},
-        {"threads", OPT_STRING, &threads},      {"memory", OPT_STRING, &memory},
+        {"threads", OPT_STRING, &lo.threads},   {"memory", OPT_STRING, &lo.memory},
         {"quiet", OPT_FLAG, &quiet},            {NULL, 0, NULL},
     };
     const char *pos[1];
@@ -218,8 +218,10 @@ static int db_build(int argc, char **argv)
         cli_fail("db build: give --max-seeds K");
     setup_game(&cg);
     int K = (int)cli_int("--max-seeds", maxs, 0, SOW_DB_MAX_SEEDS);
-    int T = threads ? cli_threads("--threads", threads) : cli_default_threads();
-    uint64_t memory_bytes = memory ? cli_memory("--memory", memory) : DEFAULT_MEMORY;
+    sow_limits lim;
+    cli_limits(&lo, &lim);
+    int T = lim.threads ? lim.threads : cli_default_threads();
+    uint64_t memory_bytes = lim.memory ? lim.memory : cli_default_memory();
     if (!*dir)
         cli_fail("db build: --dir: give a folder name");
 

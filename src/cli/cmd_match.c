@@ -19,7 +19,8 @@ static const char usage[] =
     "                 [--plies K] [--seed S] [--jobs J] [--out DIR] [--json]\n"
     "\n"
     "Engine A and engine B (each a comma-separated list of depth=D, time=S,\n"
-    "nodes=N, eval=E, threads=T, memory=MB) play --games games\n"
+    "nodes=N, eval=E, threads=T (default 1), memory=SIZE (its table, as\n"
+    "--memory reads it; default 16 MB: games run side by side)) play --games games\n"
     "(default 20): each opening twice, colours swapped. Openings are the\n"
     "lines of FILE (a move list as for --moves, one per line) or K random\n"
     "plies (--plies, default 2; --seed, default 1). --jobs J games run side\n"
@@ -72,11 +73,9 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
         } else if (strcmp(tok, "nodes") == 0) {
             e->ao.max_nodes = (uint64_t)cli_int("nodes", v, 1, 1L << 62);
         } else if (strcmp(tok, "time") == 0) {
-            char *end;
-            double t = strtod(v, &end);
-            if (*v == '\0' || *end != '\0' || !(t > 0 && t <= 1e6))
-                cli_fail("match: %s: time must be seconds in (0, 1e6], not '%s'", which, v);
-            e->ao.time_limit = t;
+            char what[32];
+            snprintf(what, sizeof what, "match: %s: time", which);
+            e->ao.time_limit = cli_seconds(what, v);
         } else if (strcmp(tok, "eval") == 0) {
             char what[32];
             snprintf(what, sizeof what, "match: %s: eval", which);
@@ -84,7 +83,7 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
         } else if (strcmp(tok, "threads") == 0) {
             e->threads = cli_threads("threads", v);
         } else if (strcmp(tok, "memory") == 0) {
-            e->tt_mb = (size_t)cli_int("memory", v, 1, 1 << 20);
+            e->tt_mb = (size_t)(cli_memory("memory", v) >> 20);
         } else {
             cli_fail("match: %s: unknown key '%s' (depth, time, nodes, eval, threads, memory)",
                      which, tok);

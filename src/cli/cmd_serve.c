@@ -46,17 +46,25 @@ static const char usage[] =
     "  --db DIR          endgame database folder shared by the solves\n"
     "  --max-solves N    solves at once, 1..64 (default: the cores available)\n"
     "  --time S          the longest a solve may run, seconds (default 10)\n"
-    "  --queue S         how long a request waits for a slot (default 10)\n"
-    "  --memory SIZE     memory per solve (default 512M)\n"
+    "  --queue S         how long a request waits for a slot, seconds (default 10)\n"
+    "  --memory SIZE     the server's budget for the solves' tables and databases,\n"
+    "                    shared equally by the --max-solves that may run at once:\n"
+    "                    MB, or with a suffix K, M, G, T\n"
+    CLI_MEMORY_DEFAULT_HELP("                    ")
     "\n"
     "The address is printed on the first line of stdout; Ctrl-C stops.\n"
     "example: sow serve --port 8080   (then open http://127.0.0.1:8080)\n";
+
+/* The longest solve, and the longest wait for a slot, without --time and
+ * --queue: seconds. */
+#define SERVE_SECONDS 10.0
+#define MB (1ull << 20)
 
 typedef struct server {
     sem_t slots;
     int max_solves;
     double max_time, queue;
-    uint64_t memory;
+    uint64_t memory; /* each solve's share of --memory */
     const char *db_dir;
 } server;
 
@@ -190,12 +198,9 @@ static bool read_time(struct MHD_Connection *c, const server *sv, double *out,
     *out = sv->max_time;
     if (!t)
         return true;
-    char *end;
-    errno = 0;
-    double v = strtod(t, &end);
-    if (end == t || *end || errno || !(v >= 0.05 && v <= 3600)) {
-        char err[160];
-        snprintf(err, sizeof err, "time: expected seconds in 0.05..3600, got '%.40s'", t);
+    double v;
+    char err[160];
+    if (!cli_try_seconds("time", t, &v, err, sizeof err)) {
         *ret = send_error(c, MHD_HTTP_BAD_REQUEST, err);
         return false;
     }
@@ -324,27 +329,11 @@ static void analyse_json(FILE *f, const cli_game *cg, const engine_eval *ev, dou
     if (ev->how == ENGINE_CUT)
         fprintf(f, ",\"lower\":%d,\"upper\":%d", sow_score_margin(g, ev->lower),
                 sow_score_margin(g, ev->upper));
-    char mt[8];
-    fprintf(f, ",\"best\":");
-    if (s->best >= 0) {
-        sow_move_format(s->moves[s->best], mt, sizeof mt);
-        fprintf(f, "\"%s\"", mt);
-    } else {
-        fprintf(f, "null");
-    }
-    fprintf(f, ",\"moves\":[");
-    for (int k = 0; k < s->nmoves; k++) {
-        sow_move_format(s->moves[k], mt, sizeof mt);
-        fprintf(f, "%s{\"move\":\"%s\"", k ? "," : "", mt);
-        if (ev->how == ENGINE_CUT) {
-            fprintf(f, ",\"value\":null,\"outcome\":null,\"exact\":false}");
-            continue;
-        }
-        int sc = s->move_scores[k];
-        fprintf(f, ",\"value\":%d,\"outcome\":\"%s\",\"exact\":%s}", sow_score_margin(g, sc),
-                cli_outcome_name(sow_outcome_of(sc)), ev->how == ENGINE_EXACT ? "true" : "false");
-    }
-    fprintf(f, "],\"depth\":%d,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth, limit,
+    cli_fjson_moves(f, cg, s, NULL,
+                    ev->how == ENGINE_EXACT ? CLI_MOVES_EXACT
+                    : ev->how == ENGINE_CUT ? CLI_MOVES_UNKNOWN
+                                            : CLI_MOVES_ESTIMATE);
+    fprintf(f, ",\"depth\":%d,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth, limit,
             ev->seconds);
 }
 
@@ -442,16 +431,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                       "/api/analyse)");
 }
 
-static double read_seconds(const char *what, const char *text, double lo, double hi)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !(v >= lo && v <= hi))
-        cli_fail("%s: expected seconds in %g..%g, got '%s'", what, lo, hi, text);
-    return v;
-}
-
 bool cli_serve_available(void)
 {
     return true;
@@ -459,15 +438,15 @@ bool cli_serve_available(void)
 
 int cmd_serve(int argc, char **argv)
 {
-    const char *port = NULL, *bind = NULL, *db = NULL, *maxs = NULL, *tl = NULL, *queue = NULL,
-               *memory = NULL;
+    cli_limit_opts lo = {0};
+    const char *port = NULL, *bind = NULL, *maxs = NULL, *queue = NULL;
     const cli_opt opts[] = {{"port", OPT_STRING, &port},
                             {"bind", OPT_STRING, &bind},
-                            {"db", OPT_STRING, &db},
+                            {"db", OPT_STRING, &lo.db_dir},
                             {"max-solves", OPT_STRING, &maxs},
-                            {"time", OPT_STRING, &tl},
+                            {"time", OPT_STRING, &lo.time},
                             {"queue", OPT_STRING, &queue},
-                            {"memory", OPT_STRING, &memory},
+                            {"memory", OPT_STRING, &lo.memory},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -477,10 +456,18 @@ int cmd_serve(int argc, char **argv)
     sv.max_solves = maxs ? (int)cli_int("--max-solves", maxs, 1, 64) : cli_default_threads();
     if (sv.max_solves > 64)
         sv.max_solves = 64;
-    sv.max_time = tl ? read_seconds("--time", tl, 0.05, 3600) : 10;
-    sv.queue = queue ? read_seconds("--queue", queue, 0, 3600) : 10;
-    sv.memory = memory ? cli_memory("--memory", memory) : 512ull << 20;
-    sv.db_dir = db;
+    sow_limits lim;
+    cli_limits(&lo, &lim);
+    sv.max_time = lim.time_limit ? lim.time_limit : SERVE_SECONDS;
+    sv.queue = queue ? cli_seconds("--queue", queue) : SERVE_SECONDS;
+    /* The budget is the server's: each solve that may run at once gets an
+     * equal share, so a full house stays within it. */
+    uint64_t share = (lim.memory ? lim.memory : cli_default_memory()) / (uint64_t)sv.max_solves;
+    sv.memory = share / MB * MB;
+    if (!sv.memory)
+        cli_fail("serve: --memory %s leaves less than 1 MB to each of %d solves (--max-solves)",
+                 lo.memory, sv.max_solves);
+    sv.db_dir = lim.db_dir;
     const char *addr = bind ? bind : "127.0.0.1";
     struct sockaddr_storage ss = {0};
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |

@@ -38,8 +38,7 @@ static const char usage[] =
     "  --threads T         search and build threads, 1..1024 (default: the\n"
     "                      cores available)\n"
     "  --memory SIZE       budget for database + table: MB, or with a suffix\n"
-    "                      K, M, G, T (default 4096, or a quarter of the\n"
-    "                      machine's memory if less)\n"
+    "                      K, M, G, T\n" CLI_MEMORY_DEFAULT_HELP("                      ")
     "  --tt-mb MB          transposition table (default: 4 MB, 16 MB without\n"
     "                      --value-only, up to 24 seeds on the board above the\n"
     "                      database's, doubling with each seed more; at most a\n"
@@ -313,7 +312,7 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
         fprintf(f, "{");
         json_board(f, cg);
         fprintf(f, ",\"value\":%d,\"outcome\":\"%s\"", sol->value, cli_outcome_name(sol->outcome));
-        cli_fjson_moves(f, cg, sol, r->move_exact);
+        cli_fjson_moves(f, cg, sol, r->move_exact, CLI_MOVES_BOUNDS);
         fprintf(f, ",\"pv\":[");
         print_pv(f, cg, r, true);
         fprintf(f, "],\"pie\":%s,\"interrupted\":false,\"nodes\":%llu,\"seconds\":%.6f,"
@@ -517,17 +516,12 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
 int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
-    const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL,
-               *ledger = NULL, *frontier = NULL;
-    bool quiet = false, verbose = false, reference = false, nodb = false, value_only = false,
-         mpi = false, plan_only = false;
+    cli_limit_opts lo = {0};
+    const char *ledger = NULL, *frontier = NULL;
+    bool quiet = false, verbose = false, reference = false, value_only = false, mpi = false,
+         plan_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
-                            {"memory", OPT_STRING, &memory},
-                            {"threads", OPT_STRING, &threads},
-                            {"tt-mb", OPT_STRING, &ttmb},
-                            {"db", OPT_STRING, &dbdir},
-                            {"db-seeds", OPT_STRING, &dbseeds},
-                            {"no-db", OPT_FLAG, &nodb},
+                            CLI_LIMIT_OPTS(&lo),
                             {"value-only", OPT_FLAG, &value_only},
                             {"reference", OPT_FLAG, &reference},
                             {"quiet", OPT_FLAG, &quiet},
@@ -541,24 +535,10 @@ int cmd_solve(int argc, char **argv)
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
-    long mb = memory ? (long)(cli_memory("--memory", memory) >> 20) : 0;
-    if (memory && mb < 1) /* the budgets are counted in whole MB */
-        cli_fail("solve: --memory %s is less than 1 MB", memory);
-    sow_limits lim = {
-        .memory = (uint64_t)mb << 20,
-        .threads = threads ? cli_threads("--threads", threads) : 0,
-        .tt_mb = ttmb ? (size_t)cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0,
-        .db_dir = dbdir,
-        .no_db = nodb,
-        .value_only = value_only,
-        .stop = &stop_flag,
-    };
-    if (dbseeds) {
-        long k = cli_int("--db-seeds", dbseeds, 0, SOW_DB_MAX_SEEDS);
-        lim.db_seeds = k ? (int)k : -1;
-    }
-    if (nodb && (dbdir || dbseeds))
-        cli_fail("solve: --no-db excludes --db and --db-seeds");
+    sow_limits lim;
+    cli_limits(&lo, &lim);
+    lim.value_only = value_only;
+    lim.stop = &stop_flag;
     if (frontier && !ledger)
         cli_fail("solve: --frontier needs --ledger");
     int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_DEPTH)
@@ -588,9 +568,9 @@ int cmd_solve(int argc, char **argv)
     if (reference && plan_only)
         cli_fail("solve: --plan excludes --reference (which has no plan)");
     if (reference) {
-        if (threads || ttmb || dbdir || dbseeds || value_only || nodb)
+        if (lo.threads || lo.tt_mb || lo.db_dir || lo.db_seeds || value_only || lo.no_db)
             cli_fail("solve: --reference takes only the game options and --memory");
-        return solve_reference(&cg, memory ? mb : 4096);
+        return solve_reference(&cg, (long)((lim.memory ? lim.memory : cli_default_memory()) >> 20));
     }
     lim.pie_opening = cg.pie_opening;
 

@@ -181,16 +181,11 @@ static int probe(cli_game *cg, const sow_plan *plan, const char *path, uint64_t 
 int cmd_units(int argc, char **argv)
 {
     cli_game cg = {0};
-    const char *memory = NULL, *threads = NULL, *ttmb = NULL, *dbdir = NULL, *dbseeds = NULL,
-               *frontier = NULL, *lines = NULL, *maxnodes = NULL, *seed = NULL;
-    bool nodb = false, descend = false;
+    cli_limit_opts lo = {0};
+    const char *frontier = NULL, *lines = NULL, *maxnodes = NULL, *seed = NULL;
+    bool descend = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
-                            {"memory", OPT_STRING, &memory},
-                            {"threads", OPT_STRING, &threads},
-                            {"tt-mb", OPT_STRING, &ttmb},
-                            {"db", OPT_STRING, &dbdir},
-                            {"db-seeds", OPT_STRING, &dbseeds},
-                            {"no-db", OPT_FLAG, &nodb},
+                            CLI_LIMIT_OPTS(&lo),
                             {"frontier", OPT_STRING, &frontier},
                             {"lines", OPT_STRING, &lines},
                             {"max-nodes", OPT_STRING, &maxnodes},
@@ -208,8 +203,8 @@ int cmd_units(int argc, char **argv)
     cg.name = npos > 1 ? pos[1] : NULL;
     if (cg.json)
         cli_fail("units: the output is CSV (no --json)");
-    if (is_list && (lines || maxnodes || descend || seed || memory || threads || ttmb || dbdir ||
-                    dbseeds || nodb))
+    if (is_list && (lines || maxnodes || descend || seed || lo.memory || lo.threads || lo.tt_mb ||
+                    lo.db_dir || lo.db_seeds || lo.no_db))
         cli_fail("units: list takes only the game options and --frontier");
     if (!is_list && frontier)
         cli_fail("units: probe takes --lines FILE, not --frontier");
@@ -217,8 +212,6 @@ int cmd_units(int argc, char **argv)
         cli_fail("units: probe needs --lines FILE");
     if (!is_list && (seed) && !descend)
         cli_fail("units: --seed needs --descend");
-    if (nodb && (dbdir || dbseeds))
-        cli_fail("units: --no-db excludes --db and --db-seeds");
     cli_game_setup(&cg, true, true);
     if (cg.pie_opening)
         cli_fail("units: the position lies in the pie rule's opening turn");
@@ -229,22 +222,10 @@ int cmd_units(int argc, char **argv)
         list(&cg.g, &cg.pos, line, 0, depth);
         return 0;
     }
-    long mb = memory ? (long)(cli_memory("--memory", memory) >> 20) : 0;
-    if (memory && mb < 1)
-        cli_fail("units: --memory %s is less than 1 MB", memory);
-    sow_limits lim = {
-        .memory = (uint64_t)mb << 20,
-        .threads = threads ? cli_threads("--threads", threads) : 0,
-        .tt_mb = ttmb ? (size_t)cli_int("--tt-mb", ttmb, 1, 1L << 20) : 0,
-        .db_dir = dbdir,
-        .no_db = nodb,
-        .value_only = true,
-        .stop = &stop_flag,
-    };
-    if (dbseeds) {
-        long k = cli_int("--db-seeds", dbseeds, 0, SOW_DB_MAX_SEEDS);
-        lim.db_seeds = k ? (int)k : -1;
-    }
+    sow_limits lim;
+    cli_limits(&lo, &lim);
+    lim.value_only = true;
+    lim.stop = &stop_flag;
     uint64_t max_nodes = maxnodes ? (uint64_t)cli_int("--max-nodes", maxnodes, 0, 1L << 62) : 0;
     uint64_t s = seed ? (uint64_t)cli_int("--seed", seed, 0, 1L << 62) : 1;
     sow_plan plan;

@@ -147,46 +147,6 @@ bool cli_eval(const char *what, const sow_game *g, const char *text, sow_eval_pa
     return true;
 }
 
-uint64_t cli_memory(const char *what, const char *text)
-{
-    /* strtoull would take a sign or leading blanks; a size starts with a digit. */
-    if (!isdigit((unsigned char)text[0]))
-        cli_fail("%s: expected a size such as 512 (MB), 512M or 4G, got '%s'", what, text);
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    bool range = errno == ERANGE;
-    unsigned shift = 20; /* a plain number is MB, as solve always took it */
-    if (*end) {
-        switch (tolower((unsigned char)*end)) {
-        case 'k': shift = 10; break;
-        case 'm': shift = 20; break;
-        case 'g': shift = 30; break;
-        case 't': shift = 40; break;
-        default: shift = 0;
-        }
-        const char *unit = end + 1; /* after the suffix: nothing, B or iB */
-        if (!shift || !(!*unit || strcasecmp(unit, "b") == 0 || strcasecmp(unit, "ib") == 0))
-            cli_fail("%s: expected a size such as 512 (MB), 512M or 4G, got '%s'", what, text);
-    }
-    if (v == 0)
-        cli_fail("%s: '%s' is not a positive size", what, text);
-    if (range || v > (CLI_MEMORY_MAX >> shift))
-        cli_fail("%s: '%s' is more than the largest size accepted, %lluT", what, text,
-                 (unsigned long long)(CLI_MEMORY_MAX >> 40));
-    return (uint64_t)v << shift;
-}
-
-int cli_threads(const char *what, const char *text)
-{
-    return (int)cli_int(what, text, 1, CLI_THREADS_MAX);
-}
-
-int cli_default_threads(void)
-{
-    return sow_plan_default_threads();
-}
-
 static const char *variant_list(sow_game_id game)
 {
     static _Thread_local char buf[128]; /* sow serve sets games up on many threads */
@@ -413,10 +373,11 @@ const char *cli_outcome_name(sow_outcome o)
 
 void cli_json_moves(const cli_game *cg, const sow_solution *s, const bool *exact)
 {
-    cli_fjson_moves(stdout, cg, s, exact);
+    cli_fjson_moves(stdout, cg, s, exact, CLI_MOVES_BOUNDS);
 }
 
-void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact)
+void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const bool *exact,
+                     cli_moves_mark mark)
 {
     char mt[8];
     fprintf(f, ",\"best\":");
@@ -430,12 +391,18 @@ void cli_fjson_moves(FILE *f, const cli_game *cg, const sow_solution *s, const b
     for (int k = 0; k < s->nmoves; k++) {
         sow_move_format(s->moves[k], mt, sizeof mt);
         int sc = s->move_scores[k];
-        if (!exact || exact[k])
-            fprintf(f, "%s{\"move\":\"%s\",\"value\":%d,\"outcome\":\"%s\"}", k ? "," : "", mt,
-                   sow_score_margin(&cg->g, sc), cli_outcome_name(sow_outcome_of(sc)));
-        else /* value only: the search proved just that no move beats the value */
-            fprintf(f, "%s{\"move\":\"%s\",\"value\":null,\"outcome\":null,\"at_most\":%d}",
-                   k ? "," : "", mt, sow_score_margin(&cg->g, sc));
+        fprintf(f, "%s{\"move\":\"%s\"", k ? "," : "", mt);
+        bool bound = mark == CLI_MOVES_BOUNDS && exact && !exact[k];
+        if (bound || mark == CLI_MOVES_UNKNOWN)
+            fprintf(f, ",\"value\":null,\"outcome\":null");
+        else
+            fprintf(f, ",\"value\":%d,\"outcome\":\"%s\"", sow_score_margin(&cg->g, sc),
+                    cli_outcome_name(sow_outcome_of(sc)));
+        if (bound) /* value only: the search proved just that no move beats the value */
+            fprintf(f, ",\"at_most\":%d", sow_score_margin(&cg->g, sc));
+        if (mark != CLI_MOVES_BOUNDS)
+            fprintf(f, ",\"exact\":%s", mark == CLI_MOVES_EXACT ? "true" : "false");
+        fputc('}', f);
     }
     fprintf(f, "]");
 }

@@ -339,22 +339,18 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     if (parse_side(po->human, G->human))
         cli_fail("play: --human '%s': expected south, north or both", po->human);
     G->level = po->level ? (int)cli_int("--level", po->level, 1, ENGINE_LEVELS) : ENGINE_LEVELS;
-    G->lim.seconds = 5;
-    if (po->time) {
-        char *end;
-        errno = 0;
-        double t = strtod(po->time, &end);
-        if (end == po->time || *end || errno || !(t >= 0.1 && t <= 3600))
-            cli_fail("--time: expected seconds in 0.1..3600, got '%s'", po->time);
-        G->lim.seconds = t;
-    }
+    cli_limit_opts lo = {.threads = po->threads, .time = po->time, .db_dir = po->db};
+    sow_limits L;
+    cli_limits(&lo, &L);
+    /* A reply within seconds keeps a game moving: less than an analysis's. */
+    G->lim.seconds = L.time_limit ? L.time_limit : 5;
     uint64_t seed = po->seed ? (uint64_t)cli_int("--seed", po->seed, 0, 1L << 62)
                              : (uint64_t)time(NULL);
     G->rng = seed * 0x9e3779b97f4a7c15ull + 1; /* xorshift needs a non-zero state */
     if (!G->rng)
         G->rng = 1;
-    G->lim.db_dir = po->db;
-    G->lim.threads = po->threads ? cli_threads("--threads", po->threads) : 0;
+    G->lim.db_dir = L.db_dir;
+    G->lim.threads = L.threads;
     /* A game keeps the default budget modest: the board is solved again at
      * every move, and a class may run many games on one machine. */
     G->lim.memory = 1ull << 30;
