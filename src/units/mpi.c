@@ -82,11 +82,6 @@ bool sow_units_mpi_available(void)
     return true;
 }
 
-bool sow_units_mpi_launched(void)
-{
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
-}
-
 sow_err sow_units_mpi_init(int *rank, int *size, char *why, size_t why_size)
 {
     int provided, rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
