@@ -3,7 +3,6 @@
  * how to get it, so `--mpi` and a run under mpirun fail clearly instead of
  * solving alone as if they were one of many. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sow/units_mpi.h"
@@ -20,11 +19,6 @@ static sow_err none(char *why, size_t n)
 bool sow_units_mpi_available(void)
 {
     return false;
-}
-
-bool sow_units_mpi_launched(void)
-{
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
 }
 
 sow_err sow_units_mpi_init(int *rank, int *size, char *why, size_t why_size)
