@@ -20,6 +20,7 @@ typedef struct sow_db_priv {
     sow_db_map map[SOW_DB_MAX_SEEDS + 1];  /* loaded files */
     sow_huge own[SOW_DB_MAX_SEEDS + 1];    /* built or copied tables (huge pages) */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
+    bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
 } sow_db_priv;
 
 bool sow_db_built(const sow_db *db, int k)
@@ -218,7 +219,8 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
 }
 
 /* Loads every seed count of dir not in the db yet; *missing counts the
- * positions of those without a file. A bad file fails before any work. */
+ * positions of those without a file. A bad file fails before any work
+ * when only loading; when building, a damaged one is built again. */
 static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options *opt,
                         sow_db *db, uint64_t *missing, char *why, size_t why_size)
 {
@@ -226,7 +228,18 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
     for (int k = 0; k <= db->max_seeds; k++) {
         if (db->table[k])
             continue;
-        sow_err e = load_level(g, k, dir, opt, db, why, why_size);
+        char w[512];
+        sow_err e = load_level(g, k, dir, opt, db, w, sizeof w);
+        if (!opt->no_build &&
+            (e == SOW_E_FORMAT || e == SOW_E_CHECKSUM || e == SOW_E_MISMATCH)) {
+            /* Its file is replaced by the rename of the rebuilt one. */
+            if (!db->priv->damaged[k] && opt->damaged)
+                opt->damaged(opt->damaged_ctx, w);
+            db->priv->damaged[k] = true;
+            e = SOW_E_MISSING;
+        } else if (e && e != SOW_E_MISSING) {
+            sow_db_say(why, why_size, "%s", w);
+        }
         if (e == SOW_E_MISSING && opt->no_build) {
             char name[128];
             sow_db_file_name(g, k, name, sizeof name);
