@@ -177,11 +177,12 @@ static void on_wait(void *ctx, const char *dir, long holder)
                 "what it saved\n", dir, dir, SOW_DB_LOCK_NAME);
 }
 
-/* Printed even with --quiet: a file replaced should not go unsaid. */
+/* Printed even with --quiet: a file replaced should not go unsaid. A note,
+ * so that an error of the build after it is still the last line. */
 static void on_damaged(void *ctx, const char *why)
 {
     (void)ctx;
-    fprintf(stderr, "sow: db build: %s: rebuilding it\n", why);
+    fprintf(stderr, "sow: note: db build: %s: rebuilding it\n", why);
 }
 
 static void setup_game(cli_game *cg)
