@@ -258,6 +258,20 @@ static void test_round_trip_and_refusals(void **state)
     assert_non_null(strstr(log.text, "-k5.sowdb: the file holds seed count 4"));
     assert_non_null(strstr(log.text, "-k7.sowdb: truncated (100 bytes"));
     assert_int_equal(reopen(&g, K), SOW_OK);
+    /* A budget that holds the files but not a build of the top seed count:
+     * enough while its file is good, refused once it is damaged. */
+    char p9[256];
+    path_of(&g, K, p9, sizeof p9);
+    snprintf(saved, sizeof saved, "%s.saved", p9);
+    copy_file(p9, saved);
+    ob.memory = sow_db_bytes(&g, K) + sow_retro_scratch_bytes(&g, K) - 1;
+    assert_int_equal(sow_db_open(&g, K, dir, &ob, &disk, why, sizeof why), SOW_OK);
+    sow_db_close(disk);
+    assert_int_equal(truncate(p9, 100), 0);
+    assert_int_equal(sow_db_open(&g, K, dir, &ob, &disk, why, sizeof why), SOW_E_NOMEM);
+    assert_non_null(strstr(why, "over the memory budget"));
+    copy_file(saved, p9);
+    unlink(saved);
 
     /* Pie shares the files of the game without it. */
     sow_game gp;
