@@ -288,6 +288,26 @@ static int open_immutable(const char *path, sqlite3 **db)
     return sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 }
 
+/* A reader's first read. Where SQLite cannot make the WAL's index (-shm:
+ * a read-only disk) and no WAL is beside the file, the file alone holds
+ * every committed row: it is then read as immutable. */
+static sow_err first_read(sow_ledger *l, char *why, size_t n)
+{
+    static const char probe[] = "SELECT count(*) FROM sqlite_master";
+    char wal[4200];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", l->path);
+    int rc = sqlite3_exec(l->db, probe, NULL, NULL, NULL);
+    if (rc != SQLITE_OK && sqlite3_errcode(l->db) == SQLITE_CANTOPEN && stat(wal, &sb) != 0) {
+        sqlite3_close(l->db);
+        l->db = NULL;
+        if (open_immutable(l->path, &l->db) != SQLITE_OK && !l->db)
+            return why_set(why, n, SOW_E_NOMEM, "out of memory");
+        rc = sqlite3_exec(l->db, probe, NULL, NULL, NULL);
+    }
+    return rc == SQLITE_OK ? SOW_OK : sql_fail(l, why, n, "cannot read the ledger");
+}
+
 static sow_err connect(const char *path, bool write, sow_ledger **out, char *why, size_t n)
 {
     *out = NULL;
@@ -308,23 +328,10 @@ static sow_err connect(const char *path, bool write, sow_ledger **out, char *why
     } else {
         sqlite3_busy_timeout(l->db, BUSY_MS);
         /* A file that is not SQLite fails at its first read, here. */
-        e = exec(l, write ? "PRAGMA journal_mode=WAL" : "SELECT count(*) FROM sqlite_master",
-                 why, n);
-        char wal[4200];
-        snprintf(wal, sizeof wal, "%s-wal", path);
-        if (e && !write && sqlite3_errcode(l->db) == SQLITE_CANTOPEN && stat(wal, &sb) != 0) {
-            sqlite3_close(l->db);
-            l->db = NULL;
-            e = open_immutable(path, &l->db) == SQLITE_OK
-                    ? exec(l, "SELECT count(*) FROM sqlite_master", why, n)
-                    : (l->db ? sql_fail(l, why, n, "cannot open")
-                             : why_set(why, n, SOW_E_NOMEM, "out of memory"));
-        }
-        if (e == SOW_E_FORMAT || (e && sqlite3_errcode(l->db) == SQLITE_NOTADB))
+        e = write ? exec(l, "PRAGMA journal_mode=WAL", why, n) : first_read(l, why, n);
+        if (e == SOW_E_FORMAT || (e && l->db && sqlite3_errcode(l->db) == SQLITE_NOTADB))
             e = why_set(why, n, SOW_E_FORMAT, "%s is not a sow ledger (not an SQLite file)",
                         path);
-        else if (e && !write)
-            e = sql_fail(l, why, n, "cannot read the ledger");
         e = e || !write ? e : exec(l, "PRAGMA synchronous=FULL", why, n);
         if (!e && write &&
             sqlite3_create_function(l->db, "sow_answer_sum", 6,
