@@ -108,6 +108,20 @@ static sow_err reopen(const sow_game *g, int K)
     return e;
 }
 
+/* What sow_db_options.damaged was told. */
+struct damaged_log {
+    int calls;
+    char text[2048];
+};
+
+static void on_damaged(void *ctx, const char *w)
+{
+    struct damaged_log *log = ctx;
+    log->calls++;
+    size_t at = strlen(log->text);
+    snprintf(log->text + at, sizeof log->text - at, "%s\n", w);
+}
+
 static void test_round_trip_and_refusals(void **state)
 {
     (void)state;
@@ -226,6 +240,38 @@ static void test_round_trip_and_refusals(void **state)
     sow_db_close(disk);
     assert_int_equal(access(stale, F_OK), -1);
     assert_int_equal(reopen(&g, K), SOW_OK);
+
+    /* A damaged file of a seed count to build is rebuilt (told once, the
+     * file named), to the same bytes; the others are loaded. */
+    struct damaged_log log = {0};
+    sow_db_options ob = {.damaged = on_damaged, .damaged_ctx = &log};
+    char p7[256];
+    path_of(&g, 7, p7, sizeof p7);
+    assert_int_equal(truncate(p7, 100), 0);
+    copy_file(p4, p);
+    assert_int_equal(sow_db_open(&g, K, dir, &ob, &disk, why, sizeof why), SOW_OK);
+    assert_same(mem, disk, K, m);
+    for (int k = 0; k <= K; k++)
+        assert_int_equal(sow_db_built(disk, k), k == 5 || k == 7);
+    sow_db_close(disk);
+    assert_int_equal(log.calls, 2);
+    assert_non_null(strstr(log.text, "-k5.sowdb: the file holds seed count 4"));
+    assert_non_null(strstr(log.text, "-k7.sowdb: truncated (100 bytes"));
+    assert_int_equal(reopen(&g, K), SOW_OK);
+    /* A budget that holds the files but not a build of the top seed count:
+     * enough while its file is good, refused once it is damaged. */
+    char p9[256];
+    path_of(&g, K, p9, sizeof p9);
+    snprintf(saved, sizeof saved, "%s.saved", p9);
+    copy_file(p9, saved);
+    ob.memory = sow_db_bytes(&g, K) + sow_retro_scratch_bytes(&g, K) - 1;
+    assert_int_equal(sow_db_open(&g, K, dir, &ob, &disk, why, sizeof why), SOW_OK);
+    sow_db_close(disk);
+    assert_int_equal(truncate(p9, 100), 0);
+    assert_int_equal(sow_db_open(&g, K, dir, &ob, &disk, why, sizeof why), SOW_E_NOMEM);
+    assert_non_null(strstr(why, "over the memory budget"));
+    copy_file(saved, p9);
+    unlink(saved);
 
     /* Pie shares the files of the game without it. */
     sow_game gp;

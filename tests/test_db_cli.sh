@@ -119,13 +119,38 @@ grep -q "checksum mismatch" "$T/err" || fail "info message: $(cat "$T/err")"
 expect_status 1 "$SOW" db verify "$T/db"
 grep -q "BAD  kalah-m3-k12.sowdb" "$T/out" || fail "verify output: $(cat "$T/out")"
 expect_status 2 "$SOW" db query kalah --pits 3 --seeds 2 --dir "$T/db"
-# A build refuses the bad file too, and rebuilds it (only it) once removed.
-expect_status 2 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet
-grep -q "checksum mismatch" "$T/err" || fail "build over a bad file: $(cat "$T/err")"
-rm "$f"
+# A build rebuilds the bad file (only it), saying so in one line on stderr.
 expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet --threads 1
 grep -q "built seed counts 12 (6188 positions, 1 thread), loaded 0..11" "$T/out" ||
   fail "rebuild of one seed count: $(cat "$T/out")"
+[ "$(wc -l <"$T/err")" = 1 ] && grep -q "kalah-m3-k12.sowdb: checksum mismatch (the file is corrupt): rebuilding it" "$T/err" ||
+  fail "build over a bad file: $(cat "$T/err")"
+expect_status 0 "$SOW" db verify "$T/db"
+# So is a truncated one, and one of another seed count under its name.
+g="$T/db/kalah-m3-k11.sowdb"
+size=$(stat -c %s "$g")
+truncate -s 1000 "$g"
+cp "$T/db/kalah-m3-k4.sowdb" "$T/db/kalah-m3-k7.sowdb"
+expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet --threads 1
+grep -q "built seed counts 7,11 (.*), loaded 0..6,8..10,12" "$T/out" || fail "rebuild of two: $(cat "$T/out")"
+grep -q "kalah-m3-k11.sowdb: truncated (1000 bytes, the header says $size): rebuilding it" "$T/err" ||
+  fail "build over a truncated file: $(cat "$T/err")"
+grep -q "kalah-m3-k7.sowdb: the file holds seed count 4, expected 7: rebuilding it" "$T/err" ||
+  fail "build over a misnamed file: $(cat "$T/err")"
+expect_status 0 "$SOW" db verify "$T/db"
+# Only loading (query) still refuses a bad file.
+truncate -s 1000 "$g"
+expect_status 2 "$SOW" db query kalah --pits 3 --seeds 11 --dir "$T/db"
+grep -q "truncated" "$T/err" || fail "query over a truncated file: $(cat "$T/err")"
+# verify reports it; --clean removes it (a build makes it again), and a
+# seed count then missing is still a problem.
+expect_status 1 "$SOW" db verify "$T/db"
+grep -q "BAD  kalah-m3-k11.sowdb: .*truncated" "$T/out" || fail "verify truncated: $(cat "$T/out")"
+expect_status 1 "$SOW" db verify "$T/db" --clean
+grep -q "removed kalah-m3-k11.sowdb: .*truncated" "$T/out" || fail "--clean a bad file: $(cat "$T/out")"
+grep -q "^kalah-m3: seed counts up to 12, missing: 11" "$T/out" || fail "--clean a bad file: $(cat "$T/out")"
+[ ! -e "$g" ] || fail "--clean left the bad file it reported"
+expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet --threads 1
 expect_status 0 "$SOW" db verify "$T/db"
 
 # Each subcommand's --help, and its hints name the real command.

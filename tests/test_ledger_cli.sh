@@ -4,12 +4,19 @@
 # middle of one, then the same command resumes from the ledger (answers
 # reused, same value); a ledger is refused for another board, rule, root or
 # frontier, and a file that is not a ledger; status and export in text,
-# CSV and JSON agree with the ledger.
+# CSV and JSON agree with the ledger; a creation cut short (a full disk,
+# as root on a small tmpfs) is taken up again, a full disk mid-run is named,
+# a read-only ledger can be read, an edited answer is refused.
 set -euo pipefail
 SOW=$1
 T=$(mktemp -d)
 pid=""
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$T"' EXIT
+cleanup() {
+  [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+  mountpoint -q "$T/fs" 2>/dev/null && umount "$T/fs"
+  rm -rf "$T"
+}
+trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 expect_status() { # expect_status N cmd...
@@ -134,4 +141,121 @@ expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --ledger 
 has out '^grows up to: 0 seeds'
 has out '^why growth: .*ledger'
 [ -e "$T/never.db" ] && fail "--plan created the ledger"
-echo "ledger cli: values, kill -9 and resume, status, export, refusals"
+
+# sql FILE STATEMENTS: runs SQL on a ledger, as someone editing it would.
+sql() {
+  python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit(); c.close()' "$1" "$2"
+}
+V1_UNITS="CREATE TABLE units(id INTEGER PRIMARY KEY, line TEXT NOT NULL, position TEXT NOT NULL,
+  threshold INTEGER NOT NULL, state TEXT NOT NULL, bound INTEGER, nodes INTEGER NOT NULL DEFAULT 0,
+  cpu REAL NOT NULL DEFAULT 0, seconds REAL NOT NULL DEFAULT 0, worker INTEGER NOT NULL DEFAULT 0,
+  run INTEGER NOT NULL, asked_at TEXT NOT NULL, answered_at TEXT);"
+
+# A creation cut short between its tables and its meta rows (what a kill
+# or a full disk left before creation was one transaction) is no ledger
+# yet: a run creates the ledger in it.
+sql "$T/half.ledger" "PRAGMA journal_mode=WAL; CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); $V1_UNITS"
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --ledger "$T/half.ledger" --quiet --json
+json "d['lower'] == d['upper'] == d['value']"
+# ... but an SQLite file with other tables is not a ledger, and stays as it was.
+sql "$T/other.db" "CREATE TABLE t(x); INSERT INTO t VALUES (1);"
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --ledger "$T/other.db" --quiet
+has err 'is not a sow ledger'
+[ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from sqlite_master").fetchone()[0])' "$T/other.db")" = 1 ] ||
+  fail "a refused file was changed"
+
+# An answer edited after it was written (a bound moved, as by hand) fails
+# its checksum: status, export and the solve refuse the ledger, naming it.
+cp "$L" "$T/edit.ledger"
+expect_status 0 "$SOW" ledger status "$T/edit.ledger"
+sql "$T/edit.ledger" "UPDATE units SET bound = bound + 6 WHERE state = 'done';"
+for cmd in "ledger status" "ledger export"; do
+  expect_status 2 "$SOW" $cmd "$T/edit.ledger"
+  has err 'edit.ledger: unit [0-9]+ \(line [0-9,]+, threshold -?[0-9]+\) fails its checksum'
+done
+expect_status 2 "$SOW" solve "${BOARD[@]}" "${OPTS[@]}" --ledger "$T/edit.ledger"
+has err 'fails its checksum'
+# A done unit without a checksum (a lost one marked done by hand) too.
+cp "$L" "$T/edit.ledger"
+sql "$T/edit.ledger" "UPDATE units SET checksum = NULL WHERE id = (SELECT min(id) FROM units WHERE state = 'done');"
+expect_status 2 "$SOW" ledger status "$T/edit.ledger"
+has err 'fails its checksum'
+# A version-1 ledger (no checksums) is read as it is, and upgraded by the
+# next run: its answers get their checksums, then an edit is caught.
+cp "$L" "$T/v1.ledger"
+sql "$T/v1.ledger" "ALTER TABLE units DROP COLUMN checksum; UPDATE meta SET value = '1' WHERE key = 'version';"
+expect_status 0 "$SOW" ledger status "$T/v1.ledger" --json
+json "d['solved'] and d['value'] == $want"
+expect_status 0 "$SOW" solve "${BOARD[@]}" "${OPTS[@]}" --ledger "$T/v1.ledger" --json
+json "d['value'] == $want and d['units'] == 0"
+python3 - "$T/v1.ledger" <<'PY' || fail "the version-1 ledger was not upgraded"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+assert c.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] == '2'
+assert c.execute("SELECT count(*) FROM units WHERE state = 'done' AND checksum IS NULL").fetchone()[0] == 0
+PY
+sql "$T/v1.ledger" "UPDATE units SET bound = bound + 6 WHERE state = 'done';"
+expect_status 2 "$SOW" ledger status "$T/v1.ledger"
+has err 'fails its checksum'
+
+# A read-only ledger (a read-only disk as root; else read-only modes) is
+# read: status and export open it read-only.
+mkdir "$T/fs"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=400k tmpfs "$T/fs" 2>/dev/null; then
+  ro() { mount -o remount,ro "$T/fs"; }
+  rw() { mount -o remount,rw "$T/fs"; }
+else
+  ro() { chmod 444 "$T/fs"/*; chmod 555 "$T/fs"; }
+  rw() { chmod 755 "$T/fs"; chmod 644 "$T/fs"/*; }
+fi
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 3 --ledger "$T/fs/ro.ledger" --quiet
+ro
+expect_status 0 "$SOW" ledger status "$T/fs/ro.ledger"
+has out '^root: solved'
+expect_status 0 "$SOW" ledger export "$T/fs/ro.ledger" --json
+json "len(d['units']) >= 1"
+rw
+
+# A full disk (root only: a small tmpfs). Creating a ledger on a disk with
+# little room left either fails, saying "disk full", and leaves a file
+# the same command takes up once there is room, or succeeds.
+if mountpoint -q "$T/fs"; then
+  for free in $(seq 8 4 96); do
+    rm -f "$T/fs"/*
+    dd if=/dev/zero of="$T/fs/fill" bs=1k count=$((400 - free)) status=none 2>/dev/null || true
+    got=0
+    "$SOW" solve kalah --pits 3 --seeds 2 --ledger "$T/fs/c.ledger" --quiet >/dev/null 2>"$T/err" || got=$?
+    if [ "$got" != 0 ]; then
+      [ "$got" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] || fail "creation on a full disk: exit $got: $(cat "$T/err")"
+      has err "c\.ledger: .*disk full \(SQLITE_"
+    fi
+    rm -f "$T/fs/fill"
+    expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --ledger "$T/fs/c.ledger" --quiet
+  done
+  # The disk fills mid-run: the solve stops with one line naming the
+  # ledger and the cause; with room again the same command resumes.
+  B2=(kalah --pits 4 --seeds 3 --frontier 4 --no-db --tt-mb 4 --threads 1 --quiet --json)
+  expect_status 0 "$SOW" solve kalah --pits 4 --seeds 3 --value-only --no-db --json --quiet
+  want2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$T/out")
+  midrun=0
+  for free in 48 64 96 128; do
+    rm -f "$T/fs"/*
+    dd if=/dev/zero of="$T/fs/fill" bs=1k count=$((400 - free)) status=none 2>/dev/null || true
+    got=0
+    "$SOW" solve "${B2[@]}" --ledger "$T/fs/m.ledger" >/dev/null 2>"$T/err" || got=$?
+    if [ "$got" != 0 ]; then
+      [ "$got" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] || fail "a full disk mid-run: exit $got: $(cat "$T/err")"
+      has err "m\.ledger: .*disk full \(SQLITE_"
+      grep -q 'cannot record' "$T/err" && midrun=1
+    fi
+    rm -f "$T/fs/fill"
+    expect_status 0 "$SOW" solve "${B2[@]}" --ledger "$T/fs/m.ledger"
+    json "d['value'] == $want2"
+  done
+  [ "$midrun" = 1 ] || fail "no run filled the disk mid-run"
+  echo "ledger cli: full disk checked on a tmpfs"
+else
+  echo "ledger cli: not root: the full-disk checks skipped"
+fi
+
+echo "ledger cli: values, kill -9 and resume, status, export, refusals, checksums, read-only"

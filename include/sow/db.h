@@ -43,6 +43,12 @@
  * lock file (0 if it cannot be read). Called from the calling thread. */
 typedef void (*sow_db_wait_fn)(void *ctx, const char *dir, long holder);
 
+/* Called when the file of a seed count sow_db_open is to build is damaged
+ * (truncated, corrupt, another seed count's or game's), once, before it
+ * is rebuilt: why names the file and what is wrong with it. Called from
+ * the calling thread. */
+typedef void (*sow_db_damaged_fn)(void *ctx, const char *why);
+
 /* Name of the lock file in a database folder (see sow_db_open). */
 #define SOW_DB_LOCK_NAME ".lock"
 
@@ -66,6 +72,9 @@ typedef struct sow_db_options {
     sow_db_wait_fn wait;       /* told when the folder's lock is held by
                                   another process; may be NULL */
     void *wait_ctx;
+    sow_db_damaged_fn damaged; /* told of a damaged file it rebuilds; may
+                                  be NULL */
+    void *damaged_ctx;
 } sow_db_options;
 
 /* The layout is public so that sow_db_probe can be inline; treat it as
@@ -123,7 +132,10 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  *   version, parameters, checksum) and builds and saves the missing seed
  *   counts (unless opt->no_build), each file written to a temporary name,
  *   fsynced and renamed, so an interrupted build resumes at the first seed
- *   count without a file.
+ *   count without a file. A damaged file (truncated, bad checksum or
+ *   header, another seed count's or game's: SOW_E_FORMAT, SOW_E_CHECKSUM,
+ *   SOW_E_MISMATCH when only loading) is rebuilt like a missing one, and
+ *   opt->damaged told; a file that cannot be read (SOW_E_IO) fails.
  *   Building takes the folder's lock first: flock(2) on dir/.lock, which
  *   holds the holder's pid and is unlinked when the build ends. A second
  *   process that needs to build into the same folder waits for the lock

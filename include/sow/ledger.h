@@ -4,13 +4,15 @@
  * what it holds and loses at most the unit in flight.
  *
  * The file (doc/ledger.md): WAL journal, synchronous=FULL (an answer is on
- * disk when sow_ledger_answered returns), one transaction per write. A
+ * disk when sow_ledger_answered returns), one transaction per write (a new
+ * ledger's tables and meta rows are one: created whole or not at all). A
  * table `meta` holds what defines the solve (game, pits, variant, root
  * position, frontier depth): a ledger is refused for any other. A table
  * `units` holds every question: its line from the root, the frontier
  * position, the threshold, its state ('open' while in flight, 'done' with
  * the answer, 'lost' when a later run found it still open), nodes, CPU and
- * wall seconds.
+ * wall seconds, and an XXH64 checksum of each answer with its unit, checked
+ * whenever the units are read.
  *
  * Built only with SQLite (the meson feature `ledger`); without it
  * sow_ledger_available() is false and every other call fails with
@@ -43,17 +45,24 @@ typedef struct sow_ledger sow_ledger;
 /* Whether this build has the ledger (SQLite). Thread-safe. */
 bool sow_ledger_available(void);
 
-/* Opens the ledger at `path` for the solve `id`: created if missing,
- * resumed if it is this solve's (its units left open by a run that
- * stopped are marked lost), refused otherwise: SOW_E_MISMATCH (another
- * solve's), SOW_E_FORMAT (not a sow ledger), SOW_E_IO, SOW_E_MISSING (no
- * SQLite in this build), with a one-line why. `g` (for id->cfg) must
- * outlive the ledger. Not thread-safe on one ledger. */
+/* Opens the ledger at `path` for the solve `id`: created if missing (or
+ * if the file holds none yet: an SQLite file without tables, or with the
+ * ledger's tables empty), resumed if it is this solve's (its units left
+ * open by a run that stopped are marked lost; a version-1 ledger is
+ * upgraded: its answers get their checksums), refused otherwise:
+ * SOW_E_MISMATCH (another solve's), SOW_E_FORMAT (not a sow ledger),
+ * SOW_E_IO (the why names the file and the cause, e.g. "disk full
+ * (SQLITE_FULL)"), SOW_E_MISSING (no SQLite in this build), with a
+ * one-line why. A file this call created and could not make a ledger is
+ * removed again. `g` (for id->cfg) must outlive the ledger. Not
+ * thread-safe on one ledger. */
 sow_err sow_ledger_open(const char *path, const sow_game *g, const sow_ledger_id *id,
                         sow_ledger **out, char *why, size_t why_size);
 
-/* Opens an existing ledger to read it (status, export): *id says what it
- * solves. Errors as sow_ledger_open (SOW_E_IO also when it is missing). */
+/* Opens an existing ledger to read it (status, export), read-only (a
+ * ledger on a read-only disk or in a folder this process may not write
+ * to can be read): *id says what it solves. Errors as sow_ledger_open
+ * (SOW_E_IO also when it is missing). */
 sow_err sow_ledger_read(const char *path, sow_ledger_id *id, sow_ledger **out, char *why,
                         size_t why_size);
 
@@ -61,12 +70,18 @@ void sow_ledger_close(sow_ledger *l);
 
 /* Every unit of the ledger, oldest first, into *units (malloc'd, the
  * caller frees) and *n. SOW_E_NOMEM, SOW_E_IO, SOW_E_FORMAT (a damaged
- * row). */
+ * row), SOW_E_CHECKSUM (an answer that is not the one written: the why
+ * names its unit). */
 sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, size_t why_size);
 
 /* The journal of sow_units_solve writing into l: a question is written
  * 'open' when asked, and 'done' with its answer once answered. */
 void sow_ledger_journal(sow_ledger *l, sow_units_journal *out);
+
+/* Why the journal's last write failed, one line naming the file and the
+ * cause ("k43.ledger: cannot record an answer: disk full (SQLITE_FULL)");
+ * "" if none did. Valid until sow_ledger_close. */
+const char *sow_ledger_error(const sow_ledger *l);
 
 /* What the ledger says about its solve. */
 typedef struct sow_ledger_status {

@@ -25,7 +25,9 @@ static const char usage_build[] =
     "file; an interrupted build (Ctrl-C: exit status 130; a second Ctrl-C\n"
     "kills it at once) resumes where it stopped. D defaults to the current\n"
     "directory; a missing D is created once every argument is checked, and\n"
-    "removed again if the build then fails before saving a file.\n"
+    "removed again if the build then fails before saving a file. A damaged\n"
+    "file of a seed count 0..K (truncated, corrupt, another one's) is rebuilt,\n"
+    "with a line on stderr saying so (sow db verify reports such files).\n"
     "A build locks D (flock on D/.lock, holding its pid): a second build into\n"
     "D waits for it, then loads what it saved and builds only the rest.\n"
     "Progress goes to stderr; the last line on stdout says which seed counts\n"
@@ -61,8 +63,10 @@ static const char usage_verify[] =
     "files (NAME.tmp.PID) with their size and whether process PID still runs,\n"
     "and the lock file of a build that was killed.\n"
     "\n"
-    "  --clean             remove the temporaries whose process is gone and a\n"
-    "                      lock file no build holds\n"
+    "  --clean             remove the temporaries whose process is gone, a lock\n"
+    "                      file no build holds, and the damaged database files\n"
+    "                      it reports (truncated, corrupt, misnamed: sow db\n"
+    "                      build rebuilds them; a file it cannot read stays)\n"
     "\n"
     "exit status: 0 all good; 1 a problem in DIR (a bad file, a missing seed\n"
     "count, leftovers of a killed build that --clean did not remove); 2 bad\n"
@@ -172,6 +176,14 @@ static void on_wait(void *ctx, const char *dir, long holder)
                 "what it saved\n", dir, dir, SOW_DB_LOCK_NAME);
 }
 
+/* Printed even with --quiet: a file replaced should not go unsaid. A note,
+ * so that an error of the build after it is still the last line. */
+static void on_damaged(void *ctx, const char *why)
+{
+    (void)ctx;
+    fprintf(stderr, "sow: note: db build: %s: rebuilding it\n", why);
+}
+
 static void setup_game(cli_game *cg)
 {
     cli_game_setup(cg, true, true);
@@ -229,6 +241,7 @@ static int db_build(int argc, char **argv)
     sow_db_options o = {
         .threads = T, .memory = memory_bytes, .progress = quiet ? NULL : on_progress,
         .progress_ctx = &ps, .stop = &stop_flag, .make_dir = true, .wait = on_wait,
+        .damaged = on_damaged,
     };
     /* The first Ctrl-C stops at the next chunk, cleanly; SA_RESETHAND lets
      * a second one kill at once (its temporary file is then removed by the
@@ -299,11 +312,12 @@ static void print_header(const char *path, const sow_db_header *h)
 
 /* Checks a file and that its name (the last part of path) is the one its
  * header gives: a renamed file would otherwise be loaded as another seed
- * count or game. */
-static bool check_file(const char *path, bool payload, sow_db_header *h, char *why, size_t n)
+ * count or game. SOW_E_MISMATCH for a name its header does not give. */
+static sow_err check_file(const char *path, bool payload, sow_db_header *h, char *why, size_t n)
 {
-    if (sow_db_file_check(path, !payload, h, why, n) != SOW_OK)
-        return false;
+    sow_err e = sow_db_file_check(path, !payload, h, why, n);
+    if (e)
+        return e;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     sow_game g;
@@ -311,14 +325,14 @@ static bool check_file(const char *path, bool payload, sow_db_header *h, char *w
     char want[128];
     if (sow_game_init(&g, &c) != SOW_OK) {
         snprintf(why, n, "its header describes an unsupported game");
-        return false;
+        return SOW_E_MISMATCH;
     }
     sow_db_file_name(&g, h->seeds, want, sizeof want);
     if (strcmp(want, base) != 0) {
         snprintf(why, n, "its header describes %s", want);
-        return false;
+        return SOW_E_MISMATCH;
     }
-    return true;
+    return SOW_OK;
 }
 
 /* Numbers in names in numeric order: k2 before k10. */
@@ -463,8 +477,9 @@ typedef struct group {
 
 /* Checks every file of f (payload checksums too if payload), printing a
  * line per bad file and, if each_ok, per good one; then one line per
- * database. Returns the problems found. */
-static int check_files(const char *dir, const folder *f, bool payload, bool each_ok)
+ * database. With clean, a damaged file (not one that cannot be read) is
+ * removed: a build makes it again. Returns the problems found. */
+static int check_files(const char *dir, const folder *f, bool payload, bool each_ok, bool clean)
 {
     group *gs = calloc(f->nfiles ? f->nfiles : 1, sizeof *gs);
     if (!gs)
@@ -475,8 +490,15 @@ static int check_files(const char *dir, const folder *f, bool payload, bool each
         char path[4096], why[512];
         snprintf(path, sizeof path, "%s/%s", dir, f->files[i]);
         sow_db_header h;
-        if (!check_file(path, payload, &h, why, sizeof why)) {
-            printf("BAD  %s: %s\n", f->files[i], why);
+        sow_err e = check_file(path, payload, &h, why, sizeof why);
+        bool damaged = e == SOW_E_FORMAT || e == SOW_E_CHECKSUM || e == SOW_E_MISMATCH;
+        if (e && clean && damaged && unlink(path) == 0) {
+            printf("removed %s: %s (sow db build makes it again)\n", f->files[i], why);
+            continue;
+        }
+        if (e) {
+            printf("BAD  %s: %s%s\n", f->files[i], why,
+                   clean && damaged ? "; cannot remove it" : "");
             bad++;
             continue;
         }
@@ -541,14 +563,14 @@ static int db_info(int argc, char **argv)
             cli_fail("db info: %s is a folder without database files (*.sowdb)", pos[0]);
         printf("%s: a folder of %zu database files (headers checked; sow db verify %s also "
                "checks the checksums)\n", pos[0], f.nfiles, pos[0]);
-        check_files(pos[0], &f, false, false);
+        check_files(pos[0], &f, false, false, false);
         report_leftovers(pos[0], &f, false);
         free_folder(&f);
         return 0;
     }
     sow_db_header h;
     char why[512];
-    if (!check_file(pos[0], true, &h, why, sizeof why))
+    if (check_file(pos[0], true, &h, why, sizeof why))
         cli_fail("db info: %s%s%s", strstr(why, pos[0]) ? "" : pos[0],
                  strstr(why, pos[0]) ? "" : ": ", why);
     print_header(pos[0], &h);
@@ -570,7 +592,7 @@ static int db_verify(int argc, char **argv)
     int bad = report_leftovers(dir, &f, clean);
     if (f.nfiles == 0)
         cli_fail("db verify: no database files (*.sowdb) in %s", dir);
-    bad += check_files(dir, &f, true, true);
+    bad += check_files(dir, &f, true, true, clean);
     printf("%s: %zu files, %s\n", dir, f.nfiles, bad ? "PROBLEMS FOUND" : "all good");
     free_folder(&f);
     return bad ? 1 : 0;

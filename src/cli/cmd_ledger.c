@@ -1,6 +1,7 @@
 /* cmd_ledger.c - `sow ledger status|export FILE`: what a ledger of a solve
  * by work units (sow/ledger.h) holds, for watching and auditing a long
- * run. Reading only: safe while the solve runs (SQLite's WAL). */
+ * run. Reading only (the file is opened read-only): safe while the solve
+ * runs (SQLite's WAL). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,11 @@ static const char usage[] =
     "       sow ledger export FILE [--csv | --json]\n"
     "\n"
     "Reads the ledger FILE of a `sow solve ... --ledger FILE` (a solve by work\n"
-    "units; it may still be running).\n"
+    "units; it may still be running), read-only: a ledger on a read-only disk\n"
+    "can be read. Every answer is checked against its checksum: a ledger with\n"
+    "an answer changed after it was written is refused (exit 2, naming the\n"
+    "unit); a version-1 ledger (no checksums) is read unchecked until a solve\n"
+    "upgrades it (doc/ledger.md).\n"
     "\n"
     "status: the solve it serves, units done, open (in flight, or left by a run\n"
     "that was killed) and lost (left open by a run that stopped, found by the\n"

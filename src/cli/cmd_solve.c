@@ -400,11 +400,14 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
     sow_err e = ranks > 1 ? sow_units_mpi_manager(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r)
                     : sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r);
     free(known);
+    /* A failed write of the ledger says which file and why (the solve's
+     * own error is only the code the journal returned). */
+    snprintf(why, sizeof why, "%s", sow_ledger_error(l));
     sow_ledger_close(l);
     if (!ps->quiet && ps->tty && ps->lines)
         fputs("\r\033[K", stderr);
     if (e && !(e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)))
-        cli_fail("solve: %s", r.error);
+        cli_fail("solve: %s", why[0] ? why : r.error);
     const sow_game *g = &cg->g;
     bool done = e == SOW_OK;
     char best[8] = "";

@@ -20,6 +20,7 @@ typedef struct sow_db_priv {
     sow_db_map map[SOW_DB_MAX_SEEDS + 1];  /* loaded files */
     sow_huge own[SOW_DB_MAX_SEEDS + 1];    /* built or copied tables (huge pages) */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
+    bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
 } sow_db_priv;
 
 bool sow_db_built(const sow_db *db, int k)
@@ -218,7 +219,8 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
 }
 
 /* Loads every seed count of dir not in the db yet; *missing counts the
- * positions of those without a file. A bad file fails before any work. */
+ * positions of those without a file. A bad file fails before any work
+ * when only loading; when building, a damaged one is built again. */
 static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options *opt,
                         sow_db *db, uint64_t *missing, char *why, size_t why_size)
 {
@@ -226,7 +228,18 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
     for (int k = 0; k <= db->max_seeds; k++) {
         if (db->table[k])
             continue;
-        sow_err e = load_level(g, k, dir, opt, db, why, why_size);
+        char w[512];
+        sow_err e = load_level(g, k, dir, opt, db, w, sizeof w);
+        if (!opt->no_build &&
+            (e == SOW_E_FORMAT || e == SOW_E_CHECKSUM || e == SOW_E_MISMATCH)) {
+            /* Its file is replaced by the rename of the rebuilt one. */
+            if (!db->priv->damaged[k] && opt->damaged)
+                opt->damaged(opt->damaged_ctx, w);
+            db->priv->damaged[k] = true;
+            e = SOW_E_MISSING;
+        } else if (e && e != SOW_E_MISSING) {
+            sow_db_say(why, why_size, "%s", w);
+        }
         if (e == SOW_E_MISSING && opt->no_build) {
             char name[128];
             sow_db_file_name(g, k, name, sizeof name);
@@ -292,6 +305,26 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
     return SOW_OK;
 }
 
+static size_t with_scratch(const sow_game *g, int max_seeds, size_t need)
+{
+    size_t s = sow_retro_scratch_bytes(g, max_seeds);
+    return need == SIZE_MAX || s > SIZE_MAX - need ? SIZE_MAX : need + s;
+}
+
+/* SOW_E_NOMEM with the reason if need is over opt->memory. */
+static sow_err over_budget(const sow_game *g, int max_seeds, size_t need,
+                           const sow_db_options *opt, char *why, size_t why_size)
+{
+    if (need != SIZE_MAX && !(opt->memory && need > opt->memory))
+        return SOW_OK;
+    /* In GB and in the MB (2^20 bytes) the CLI's --memory counts. */
+    sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB "
+        "(%.0f MB), over the memory budget of %.2f GB (%.0f MB)", max_seeds, g->m,
+        (double)need / 1e9, (double)need / 1048576.0, (double)opt->memory / 1e9,
+        (double)opt->memory / 1048576.0);
+    return SOW_E_NOMEM;
+}
+
 sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
                     const sow_db_options *opt, sow_db **out, char *why, size_t why_size)
 {
@@ -319,16 +352,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     size_t need = sow_db_bytes(g, max_seeds);
     /* A build's row lists and move tables (Toguz: its cycles' scratch), if
      * the top seed count is to be built. */
-    if (need != SIZE_MAX && !(dir && sow_db_dir_levels(g, dir) >= max_seeds))
-        need += sow_retro_scratch_bytes(g, max_seeds);
-    if (need == SIZE_MAX || (opt->memory && need > opt->memory)) {
-        /* In GB and in the MB (2^20 bytes) the CLI's --memory counts. */
-        sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB "
-            "(%.0f MB), over the memory budget of %.2f GB (%.0f MB)", max_seeds, g->m,
-            (double)need / 1e9, (double)need / 1048576.0, (double)opt->memory / 1e9,
-            (double)opt->memory / 1048576.0);
-        return SOW_E_NOMEM;
-    }
+    bool scratch = !(dir && sow_db_dir_levels(g, dir) >= max_seeds);
+    if (scratch)
+        need = with_scratch(g, max_seeds, need);
+    sow_err e = over_budget(g, max_seeds, need, opt, why, why_size);
+    if (e)
+        return e;
 
     /* Every check that needs no folder has passed: only now create one. */
     bool created = false;
@@ -373,7 +402,10 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         for (int k = 0; k <= max_seeds; k++)
             missing += sow_retro_level_size(g, k);
     } else {
-        sow_err e = load_all(g, dir, opt, db, &missing, why, why_size);
+        e = load_all(g, dir, opt, db, &missing, why, why_size);
+        /* The top seed count's file is there but damaged: it is built. */
+        if (!e && !db->table[max_seeds] && !scratch)
+            e = over_budget(g, max_seeds, with_scratch(g, max_seeds, need), opt, why, why_size);
         /* Something to build: take the lock, then look again, since the
          * build we may have waited for saved files in the meantime. */
         if (!e && missing) {
@@ -390,7 +422,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             return e;
         }
     }
-    sow_err e = missing ? build_missing(g, dir, opt, db, missing, &saved, why, why_size) : SOW_OK;
+    e = missing ? build_missing(g, dir, opt, db, missing, &saved, why, why_size) : SOW_OK;
     if (lock >= 0)
         unlock_dir(dir, lock);
     if (e) {

@@ -244,6 +244,12 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
         close(fd);
         return SOW_E_IO;
     }
+    /* A folder under a file's name is no damaged file to rebuild. */
+    if (!S_ISREG(st.st_mode)) {
+        sow_db_say(why, n, "%s is not a regular file", path);
+        close(fd);
+        return SOW_E_IO;
+    }
     if (st.st_size < SOW_DB_HEADER_SIZE ||
         pread(fd, hb, sizeof hb, 0) != (ssize_t)sizeof hb) {
         sow_db_say(why, n, "%s: truncated (%lld bytes, shorter than the %d-byte header)", path,

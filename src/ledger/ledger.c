@@ -1,24 +1,32 @@
 /* ledger.c - the ledger of a solve by work units in SQLite (sow/ledger.h,
  * doc/ledger.md). Every write is its own transaction in WAL mode with
  * synchronous=FULL: when a call returns, its row survives a power cut.
+ * A ledger is created (tables and meta rows) in one transaction, so a
+ * creation cut short leaves a file the next run takes up again.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
+#include <xxhash.h>
 
 #include "sow/ledger.h"
 #include "sow/notation.h"
 #include "sow/rules.h"
 
 /* The format's name and version in `meta`: a file without them is not a
- * ledger, one with another version is refused. */
+ * ledger, one with another version is refused. Version 1 had no answer
+ * checksums: it is read unchecked, and upgraded by sow_ledger_open. */
 #define FORMAT_NAME "sow-ledger"
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2
+#define FORMAT_OLDEST 1
 /* A writer that finds the file locked (a reader mid-checkpoint) waits this
  * long before failing. */
 #define BUSY_MS 10000
@@ -28,7 +36,9 @@ struct sow_ledger {
     const sow_game *g;      /* for positions of units (writing only) */
     sow_pos root;
     int run;
+    int version;            /* of the file, FORMAT_OLDEST..FORMAT_VERSION */
     char path[4096];
+    char why[SOW_LEDGER_WHY]; /* the journal's last failure */
 };
 
 static const char schema[] =
@@ -46,7 +56,8 @@ static const char schema[] =
     " worker INTEGER NOT NULL DEFAULT 0,"
     " run INTEGER NOT NULL,"
     " asked_at TEXT NOT NULL,"
-    " answered_at TEXT);";
+    " answered_at TEXT,"
+    " checksum TEXT);";
 
 bool sow_ledger_available(void)
 {
@@ -66,11 +77,49 @@ static sow_err why_set(char *why, size_t n, sow_err e, const char *fmt, ...)
     return e;
 }
 
+/* "disk full (SQLITE_FULL)": the cause of the connection's last failure,
+ * with SQLite's code so that a report can be looked up. */
+static void cause(sqlite3 *db, char *buf, size_t n)
+{
+    static const struct {
+        int code;
+        const char *name;
+    } names[] = {
+        {SQLITE_FULL, "SQLITE_FULL"},         {SQLITE_IOERR, "SQLITE_IOERR"},
+        {SQLITE_READONLY, "SQLITE_READONLY"}, {SQLITE_CANTOPEN, "SQLITE_CANTOPEN"},
+        {SQLITE_CORRUPT, "SQLITE_CORRUPT"},   {SQLITE_NOTADB, "SQLITE_NOTADB"},
+        {SQLITE_BUSY, "SQLITE_BUSY"},         {SQLITE_LOCKED, "SQLITE_LOCKED"},
+        {SQLITE_PERM, "SQLITE_PERM"},         {SQLITE_NOMEM, "SQLITE_NOMEM"},
+        {SQLITE_CONSTRAINT, "SQLITE_CONSTRAINT"},
+    };
+    int code = sqlite3_errcode(db), sys = sqlite3_system_errno(db);
+    char other[32];
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !name; i++)
+        if (names[i].code == code)
+            name = names[i].name;
+    if (!name) {
+        snprintf(other, sizeof other, "SQLite error %d", code);
+        name = other;
+    }
+    /* A full disk also shows as an I/O error (a short write of the WAL's
+     * index): the system's errno tells. */
+    bool os = code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL;
+    if (code == SQLITE_FULL || (os && (sys == ENOSPC || sys == EDQUOT)))
+        snprintf(buf, n, "disk full (%s)", name);
+    else if (os && sys)
+        snprintf(buf, n, "%s (%s)", strerror(sys), name);
+    else
+        snprintf(buf, n, "%s (%s)", sqlite3_errmsg(db), name);
+}
+
 static sow_err sql_fail(sow_ledger *l, char *why, size_t n, const char *what)
 {
     int code = sqlite3_errcode(l->db);
     sow_err e = code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? SOW_E_FORMAT : SOW_E_IO;
-    return why_set(why, n, e, "%s: %s: %s", l->path, what, sqlite3_errmsg(l->db));
+    char c[160];
+    cause(l->db, c, sizeof c);
+    return why_set(why, n, e, "%s: %s: %s", l->path, what, c);
 }
 
 static sow_err exec(sow_ledger *l, const char *sql, char *why, size_t n)
@@ -131,9 +180,10 @@ static sow_err read_id(sow_ledger *l, sow_ledger_id *id, char *why, size_t n)
     if (!meta_get(l, "format", name, sizeof name) || strcmp(name, FORMAT_NAME) != 0)
         return why_set(why, n, SOW_E_FORMAT, "%s is not a sow ledger", l->path);
     long version = meta_int(l, "version", &ok);
-    if (!ok || version != FORMAT_VERSION)
+    if (!ok || version < FORMAT_OLDEST || version > FORMAT_VERSION)
         return why_set(why, n, SOW_E_FORMAT, "%s is a sow ledger of version %ld; this sow reads "
-                       "version %d", l->path, version, FORMAT_VERSION);
+                       "versions %d to %d", l->path, version, FORMAT_OLDEST, FORMAT_VERSION);
+    l->version = (int)version;
     id->cfg.pits = (int)meta_int(l, "pits", &ok);
     id->cfg.seeds = (int)meta_int(l, "seeds", &ok);
     id->cfg.variant = (unsigned)meta_int(l, "variant", &ok);
@@ -163,13 +213,11 @@ static void describe(const sow_ledger_id *id, char *buf, size_t size)
              id->position, id->depth);
 }
 
+/* The meta rows of a new ledger (inside the caller's transaction). */
 static sow_err write_id(sow_ledger *l, const sow_ledger_id *id, char *why, size_t n)
 {
     char buf[32];
-    sow_err e = exec(l, "BEGIN IMMEDIATE", why, n);
-    if (e)
-        return e;
-    e = meta_put(l, "format", FORMAT_NAME);
+    sow_err e = meta_put(l, "format", FORMAT_NAME);
     snprintf(buf, sizeof buf, "%d", FORMAT_VERSION);
     e = e ? e : meta_put(l, "version", buf);
     e = e ? e : meta_put(l, "game", sow_game_name(id->cfg.game));
@@ -183,24 +231,96 @@ static sow_err write_id(sow_ledger *l, const sow_ledger_id *id, char *why, size_
     snprintf(buf, sizeof buf, "%d", id->depth);
     e = e ? e : meta_put(l, "depth", buf);
     e = e ? e : meta_put(l, "runs", "0");
-    if (e) {
-        sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-        return sql_fail(l, why, n, "cannot write the ledger");
-    }
-    return exec(l, "COMMIT", why, n);
+    return e ? sql_fail(l, why, n, "cannot write the ledger") : SOW_OK;
 }
 
-static sow_err connect(const char *path, bool create, sow_ledger **out, char *why, size_t n)
+/* The checksum of an answer: XXH64 (seed 0) of the unit's line as text
+ * with its terminating zero, then threshold and bound (int32), nodes
+ * (uint64), cpu and seconds (IEEE-754 double bits), little-endian; as 16
+ * hex digits (doc/ledger.md). */
+static void answer_sum(const char *line, int threshold, int bound, uint64_t nodes, double cpu,
+                       double seconds, char out[17])
+{
+    uint8_t b[32];
+    uint64_t f[5] = {(uint32_t)threshold, (uint32_t)bound, nodes, 0, 0};
+    memcpy(&f[3], &cpu, 8);
+    memcpy(&f[4], &seconds, 8);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 4; j++)
+            b[4 * i + j] = (uint8_t)(f[i] >> (8 * j));
+    for (int i = 2; i < 5; i++)
+        for (int j = 0; j < 8; j++)
+            b[8 + 8 * (i - 2) + j] = (uint8_t)(f[i] >> (8 * j));
+    XXH64_state_t st;
+    XXH64_reset(&st, 0);
+    XXH64_update(&st, line, strlen(line) + 1);
+    XXH64_update(&st, b, sizeof b);
+    snprintf(out, 17, "%016llx", (unsigned long long)XXH64_digest(&st));
+}
+
+/* answer_sum as the SQL function sow_answer_sum(line, threshold, bound,
+ * nodes, cpu, seconds), for upgrading a version-1 ledger in one UPDATE. */
+static void sql_answer_sum(sqlite3_context *c, int argc, sqlite3_value **v)
+{
+    (void)argc;
+    const char *line = (const char *)sqlite3_value_text(v[0]);
+    char sum[17];
+    answer_sum(line ? line : "", sqlite3_value_int(v[1]), sqlite3_value_int(v[2]),
+               (uint64_t)sqlite3_value_int64(v[3]), sqlite3_value_double(v[4]),
+               sqlite3_value_double(v[5]), sum);
+    sqlite3_result_text(c, sum, -1, SQLITE_TRANSIENT);
+}
+
+/* Opens path read-only as immutable: for a ledger in a folder where
+ * SQLite cannot make the WAL's index (-shm) and that has no WAL, so that
+ * the file alone holds every committed row. */
+static int open_immutable(const char *path, sqlite3 **db)
+{
+    char uri[3 * 4096 + 32] = "file:";
+    size_t at = strlen(uri);
+    for (const unsigned char *c = (const unsigned char *)path; *c && at + 4 < sizeof uri; c++)
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+            strchr("/-._~", *c))
+            uri[at++] = (char)*c;
+        else
+            at += (size_t)snprintf(uri + at, sizeof uri - at, "%%%02X", *c);
+    snprintf(uri + at, sizeof uri - at, "?immutable=1");
+    return sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
+/* A reader's first read. Where SQLite cannot make the WAL's index (-shm:
+ * a read-only disk) and no WAL is beside the file, the file alone holds
+ * every committed row: it is then read as immutable. */
+static sow_err first_read(sow_ledger *l, char *why, size_t n)
+{
+    static const char probe[] = "SELECT count(*) FROM sqlite_master";
+    char wal[4200];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", l->path);
+    int rc = sqlite3_exec(l->db, probe, NULL, NULL, NULL);
+    if (rc != SQLITE_OK && sqlite3_errcode(l->db) == SQLITE_CANTOPEN && stat(wal, &sb) != 0) {
+        sqlite3_close(l->db);
+        l->db = NULL;
+        if (open_immutable(l->path, &l->db) != SQLITE_OK && !l->db)
+            return why_set(why, n, SOW_E_NOMEM, "out of memory");
+        rc = sqlite3_exec(l->db, probe, NULL, NULL, NULL);
+    }
+    return rc == SQLITE_OK ? SOW_OK : sql_fail(l, why, n, "cannot read the ledger");
+}
+
+static sow_err connect(const char *path, bool write, sow_ledger **out, char *why, size_t n)
 {
     *out = NULL;
     struct stat sb;
-    if (!create && stat(path, &sb) != 0)
+    if (!write && stat(path, &sb) != 0)
         return why_set(why, n, SOW_E_IO, "%s: no such ledger", path);
     sow_ledger *l = calloc(1, sizeof *l);
     if (!l)
         return why_set(why, n, SOW_E_NOMEM, "out of memory");
     snprintf(l->path, sizeof l->path, "%s", path);
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    /* A reader never writes: a ledger on a read-only disk, or one whose
+     * folder it may not write to, can still be read. */
+    int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
     sow_err e = SOW_OK;
     if (sqlite3_open_v2(path, &l->db, flags, NULL) != SQLITE_OK) {
         e = l->db ? sql_fail(l, why, n, "cannot open")
@@ -208,11 +328,16 @@ static sow_err connect(const char *path, bool create, sow_ledger **out, char *wh
     } else {
         sqlite3_busy_timeout(l->db, BUSY_MS);
         /* A file that is not SQLite fails at its first read, here. */
-        e = exec(l, "PRAGMA journal_mode=WAL", why, n);
-        if (e == SOW_E_FORMAT || (e && sqlite3_errcode(l->db) == SQLITE_NOTADB))
+        e = write ? exec(l, "PRAGMA journal_mode=WAL", why, n) : first_read(l, why, n);
+        if (e == SOW_E_FORMAT || (e && l->db && sqlite3_errcode(l->db) == SQLITE_NOTADB))
             e = why_set(why, n, SOW_E_FORMAT, "%s is not a sow ledger (not an SQLite file)",
                         path);
-        e = e ? e : exec(l, "PRAGMA synchronous=FULL", why, n);
+        e = e || !write ? e : exec(l, "PRAGMA synchronous=FULL", why, n);
+        if (!e && write &&
+            sqlite3_create_function(l->db, "sow_answer_sum", 6,
+                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_answer_sum,
+                                    NULL, NULL) != SQLITE_OK)
+            e = sql_fail(l, why, n, "cannot open");
     }
     if (e) {
         sqlite3_close(l->db);
@@ -223,65 +348,133 @@ static sow_err connect(const char *path, bool create, sow_ledger **out, char *wh
     return SOW_OK;
 }
 
-static bool empty_db(sow_ledger *l)
+/* The single integer a query returns, into *v; false if it fails. */
+static bool query_int(sow_ledger *l, const char *sql, sqlite3_int64 *v)
 {
     sqlite3_stmt *st;
-    bool empty = false;
-    if (sqlite3_prepare_v2(l->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == 0 &&
-        sqlite3_step(st) == SQLITE_ROW)
-        empty = sqlite3_column_int64(st, 0) == 0;
+    bool ok = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) == SQLITE_OK &&
+              sqlite3_step(st) == SQLITE_ROW;
+    if (ok)
+        *v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return empty;
+    return ok;
 }
 
-sow_err sow_ledger_open(const char *path, const sow_game *g, const sow_ledger_id *id,
-                        sow_ledger **out, char *why, size_t why_size)
+/* Whether the file holds no ledger yet: no table but meta and units, and
+ * those empty. Before creation was one transaction, a creation cut short
+ * could leave the tables without their rows: such a file is blank too. */
+static sow_err blank(sow_ledger *l, bool *out, char *why, size_t n)
 {
-    sow_ledger *l;
-    sow_err e = connect(path, true, &l, why, why_size);
-    if (e)
-        return e;
-    l->g = g;
-    if (sow_pos_parse(g, id->position, &l->root, NULL, 0)) {
-        sow_ledger_close(l);
-        return why_set(why, why_size, SOW_E_ARG, "the root position %s is not one of the game",
-                       id->position);
-    }
-    bool fresh = empty_db(l);
-    e = exec(l, schema, why, why_size);
+    sqlite3_int64 other, meta, units, rows = 0;
+    if (!query_int(l, "SELECT count(*) FROM sqlite_master WHERE name NOT IN ('meta', 'units') "
+                      "AND name NOT LIKE 'sqlite_autoindex_%'", &other) ||
+        !query_int(l, "SELECT count(*) FROM sqlite_master WHERE name = 'meta'", &meta) ||
+        !query_int(l, "SELECT count(*) FROM sqlite_master WHERE name = 'units'", &units) ||
+        (meta && !query_int(l, "SELECT count(*) FROM meta", &rows)))
+        return sql_fail(l, why, n, "cannot read the ledger");
+    sqlite3_int64 more = 0;
+    if (units && !query_int(l, "SELECT count(*) FROM units", &more))
+        return sql_fail(l, why, n, "cannot read the ledger");
+    *out = other == 0 && rows + more == 0;
+    return SOW_OK;
+}
+
+/* A version-1 ledger gets its answers' checksums (taken as they stand:
+ * nothing earlier can check them) and becomes version 2. */
+static sow_err upgrade(sow_ledger *l, char *why, size_t n)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", FORMAT_VERSION);
+    sow_err e = exec(l, "ALTER TABLE units ADD COLUMN checksum TEXT;"
+                        "UPDATE units SET checksum = sow_answer_sum(line, threshold, bound, "
+                        "nodes, cpu, seconds) WHERE state = 'done'", why, n);
+    if (!e && meta_put(l, "version", buf))
+        e = sql_fail(l, why, n, "cannot write the ledger");
+    if (!e)
+        l->version = FORMAT_VERSION;
+    return e;
+}
+
+/* Inside the caller's transaction: creates the ledger if the file holds
+ * none, checks that it serves id, upgrades it, marks what a run that
+ * stopped left open as lost and counts this run. */
+static sow_err begin_run(sow_ledger *l, const sow_ledger_id *id, char *why, size_t n)
+{
+    bool fresh = false;
+    sow_err e = blank(l, &fresh, why, n);
     if (!e && fresh)
-        e = write_id(l, id, why, why_size);
+        e = exec(l, "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS units;", why, n);
+    if (!e && fresh)
+        e = exec(l, schema, why, n);
+    if (!e && fresh)
+        e = write_id(l, id, why, n);
     sow_ledger_id have;
     if (!e)
-        e = read_id(l, &have, why, why_size);
+        e = read_id(l, &have, why, n);
     if (!e && (have.cfg.game != id->cfg.game || have.cfg.pits != id->cfg.pits ||
                have.cfg.variant != id->cfg.variant ||
                strcmp(have.position, id->position) != 0 || have.depth != id->depth)) {
         char a[256], b[256];
         describe(&have, a, sizeof a);
         describe(id, b, sizeof b);
-        e = why_set(why, why_size, SOW_E_MISMATCH,
-                    "%s is the ledger of another solve (%s), not of this one (%s)", path, a, b);
+        return why_set(why, n, SOW_E_MISMATCH,
+                       "%s is the ledger of another solve (%s), not of this one (%s)", l->path,
+                       a, b);
+    }
+    if (!e && l->version < FORMAT_VERSION)
+        e = upgrade(l, why, n);
+    if (e)
+        return e;
+    bool ok = true;
+    l->run = (int)meta_int(l, "runs", &ok) + 1;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", l->run);
+    /* What a run that stopped left open was lost with it. */
+    e = exec(l, "UPDATE units SET state = 'lost' WHERE state = 'open'", why, n);
+    if (!e && meta_put(l, "runs", buf))
+        e = sql_fail(l, why, n, "cannot write the ledger");
+    return e;
+}
+
+sow_err sow_ledger_open(const char *path, const sow_game *g, const sow_ledger_id *id,
+                        sow_ledger **out, char *why, size_t why_size)
+{
+    struct stat sb;
+    bool existed = stat(path, &sb) == 0;
+    sow_ledger *l;
+    sow_err e = connect(path, true, &l, why, why_size);
+    if (!e) {
+        l->g = g;
+        if (sow_pos_parse(g, id->position, &l->root, NULL, 0))
+            e = why_set(why, why_size, SOW_E_ARG, "the root position %s is not one of the game",
+                        id->position);
     }
     if (!e) {
-        bool ok = true;
-        l->run = (int)meta_int(l, "runs", &ok) + 1;
-        char buf[32];
-        snprintf(buf, sizeof buf, "%d", l->run);
-        /* What a run that stopped left open was lost with it. */
+        /* One transaction: a ledger is created whole or not at all. */
         e = exec(l, "BEGIN IMMEDIATE", why, why_size);
-        e = e ? e : exec(l, "UPDATE units SET state = 'lost' WHERE state = 'open'", why, why_size);
-        if (!e && meta_put(l, "runs", buf))
-            e = sql_fail(l, why, why_size, "cannot write the ledger");
-        e = e ? (sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL), e)
-              : exec(l, "COMMIT", why, why_size);
+        if (!e) {
+            e = begin_run(l, id, why, why_size);
+            e = e ? (sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL), e)
+                  : exec(l, "COMMIT", why, why_size);
+        }
     }
-    if (e) {
+    if (!e) {
+        *out = l;
+        return SOW_OK;
+    }
+    if (l)
         sow_ledger_close(l);
-        return e;
+    /* A file this call made and could not make a ledger (a full disk)
+     * goes again: no file is better than an empty one. */
+    if (!existed && e == SOW_E_IO) {
+        char side[4200];
+        unlink(path);
+        snprintf(side, sizeof side, "%s-wal", path);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", path);
+        unlink(side);
     }
-    *out = l;
-    return SOW_OK;
+    return e;
 }
 
 sow_err sow_ledger_read(const char *path, sow_ledger_id *id, sow_ledger **out, char *why,
@@ -298,6 +491,11 @@ sow_err sow_ledger_read(const char *path, sow_ledger_id *id, sow_ledger **out, c
     }
     *out = l;
     return SOW_OK;
+}
+
+const char *sow_ledger_error(const sow_ledger *l)
+{
+    return l->why;
 }
 
 void sow_ledger_close(sow_ledger *l)
@@ -331,7 +529,7 @@ static sow_err asked(void *ctx, sow_unit *u)
                            "INSERT INTO units(line, position, threshold, state, worker, run, "
                            "asked_at) VALUES (?, ?, ?, 'open', ?, ?, ?)",
                            -1, &st, NULL))
-        return SOW_E_IO;
+        return sql_fail(l, l->why, sizeof l->why, "cannot record a question");
     sqlite3_bind_text(st, 1, line, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, pos, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 3, u->threshold);
@@ -341,7 +539,7 @@ static sow_err asked(void *ctx, sow_unit *u)
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        return SOW_E_IO;
+        return sql_fail(l, l->why, sizeof l->why, "cannot record a question");
     u->ticket = sqlite3_last_insert_rowid(l->db);
     return SOW_OK;
 }
@@ -355,23 +553,27 @@ static sow_err answered(void *ctx, const sow_unit *u)
         if (e)
             return e;
     }
-    char at[32];
+    char at[32], line[SOW_UNITS_LINE_TEXT], sum[17];
     utc_now(at, sizeof at);
+    sow_units_line_format(u, line, sizeof line);
+    answer_sum(line, u->threshold, u->bound, u->nodes, u->cpu_seconds, u->seconds, sum);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(l->db,
                            "UPDATE units SET state = 'done', bound = ?, nodes = ?, cpu = ?, "
-                           "seconds = ?, answered_at = ? WHERE id = ?",
+                           "seconds = ?, answered_at = ?, checksum = ? WHERE id = ?",
                            -1, &st, NULL))
-        return SOW_E_IO;
+        return sql_fail(l, l->why, sizeof l->why, "cannot record an answer");
     sqlite3_bind_int(st, 1, u->bound);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)u->nodes);
     sqlite3_bind_double(st, 3, u->cpu_seconds);
     sqlite3_bind_double(st, 4, u->seconds);
     sqlite3_bind_text(st, 5, at, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 6, v.ticket);
+    sqlite3_bind_text(st, 6, sum, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, v.ticket);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? SOW_OK : SOW_E_IO;
+    return rc == SQLITE_DONE ? SOW_OK
+                             : sql_fail(l, l->why, sizeof l->why, "cannot record an answer");
 }
 
 /* A question given back unanswered (the solve ended or stopped first). */
@@ -382,16 +584,28 @@ static sow_err dropped(void *ctx, const sow_unit *u)
         return SOW_OK;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(l->db, "UPDATE units SET state = 'lost' WHERE id = ?", -1, &st, NULL))
-        return SOW_E_IO;
+        return sql_fail(l, l->why, sizeof l->why, "cannot record a unit given back");
     sqlite3_bind_int64(st, 1, u->ticket);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? SOW_OK : SOW_E_IO;
+    return rc == SQLITE_DONE ? SOW_OK
+                             : sql_fail(l, l->why, sizeof l->why, "cannot record a unit given back");
 }
 
 void sow_ledger_journal(sow_ledger *l, sow_units_journal *out)
 {
     *out = (sow_units_journal){asked, answered, l, dropped};
+}
+
+/* Whether the checksum of the done row at st (column 9) is that of its
+ * answer x as read. */
+static bool sum_ok(sqlite3_stmt *st, const sow_unit *x)
+{
+    const char *line = (const char *)sqlite3_column_text(st, 0);
+    const char *have = (const char *)sqlite3_column_text(st, 9);
+    char want[17];
+    answer_sum(line, x->threshold, x->bound, x->nodes, x->cpu_seconds, x->seconds, want);
+    return have && strcmp(have, want) == 0;
 }
 
 sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, size_t why_size)
@@ -407,9 +621,12 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
         return why_set(why, why_size, SOW_E_FORMAT, "%s: the ledger names no valid game",
                        l->path);
     sqlite3_stmt *st;
+    /* A version-1 ledger has no checksums to check. */
     if (sqlite3_prepare_v2(l->db,
-                           "SELECT line, threshold, state, bound, nodes, cpu, seconds, worker "
-                           "FROM units ORDER BY id",
+                           l->version >= 2 ? "SELECT line, threshold, state, bound, nodes, cpu, "
+                                             "seconds, worker, id, checksum FROM units ORDER BY id"
+                                           : "SELECT line, threshold, state, bound, nodes, cpu, "
+                                             "seconds, worker, id FROM units ORDER BY id",
                            -1, &st, NULL))
         return sql_fail(l, why, why_size, "cannot read the ledger");
     size_t cap = 0;
@@ -446,6 +663,13 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
         x->cpu_seconds = sqlite3_column_double(st, 5);
         x->seconds = sqlite3_column_double(st, 6);
         x->worker = sqlite3_column_int(st, 7);
+        if (x->done && l->version >= 2 && !sum_ok(st, x)) {
+            e = why_set(why, why_size, SOW_E_CHECKSUM, "%s: unit %lld (line %s, threshold %d) "
+                        "fails its checksum: its answer was changed after it was written; the "
+                        "ledger is refused", l->path, (long long)sqlite3_column_int64(st, 8),
+                        line, x->threshold);
+            break;
+        }
         /* 'lost' and 'open' are both not done; worker < 0 tells lost. */
         if (strcmp(state, "lost") == 0)
             x->worker = -1;

@@ -50,6 +50,11 @@ void sow_ledger_journal(sow_ledger *l, sow_units_journal *out)
     *out = (sow_units_journal){0};
 }
 
+const char *sow_ledger_error(const sow_ledger *l)
+{
+    return "";
+}
+
 sow_err sow_ledger_get_status(sow_ledger *l, sow_ledger_status *st, char *why, size_t why_size)
 {
     return none(why, why_size);
