@@ -13,6 +13,7 @@
 #include "sow/game.h"
 #include "sow/index.h"
 #include "sow/position.h"
+#include "sow/progress.h"
 
 /* ---- Building one seed count ---------------------------------------- */
 
@@ -33,20 +34,6 @@ sow_err sow_retro_supported(const sow_game *g);
  * and for Toguz every tuzdik state's boards (sow_toguz_level_count);
  * UINT64_MAX if that does not fit. */
 uint64_t sow_retro_level_size(const sow_game *g, int k);
-
-typedef struct sow_progress {
-    int seeds;          /* seed count being built */
-    int max_seeds;      /* the last seed count of this build */
-    uint64_t done;      /* positions of this seed count done */
-    uint64_t total;     /* positions of this seed count */
-    uint64_t all_done;  /* positions built so far in this call (all counts) */
-    uint64_t all_total; /* positions this call builds (all counts) */
-    double seconds;     /* since the call began */
-} sow_progress;
-
-/* Progress report; called from one thread at a time, about twice a second
- * and once at the end of every seed count. Must not call back into sow. */
-typedef void (*sow_progress_fn)(void *ctx, const sow_progress *p);
 
 typedef struct sow_retro_job {
     const sow_game *g;

@@ -44,6 +44,7 @@
 #include "sow/game.h"
 #include "sow/plan.h"
 #include "sow/position.h"
+#include "sow/progress.h"
 #include "sow/rules.h"
 
 /* The deepest frontier (plies): 6 moves a ply make 6^12 lines beyond. */
