@@ -37,8 +37,8 @@ declare -A sees=(
 )
 # The part each public header belongs to.
 declare -A owner=(
-  [progress.h]=common
-  [error.h]=rules [game.h]=rules [position.h]=rules [rules.h]=rules
+  [error.h]=common [progress.h]=common
+  [game.h]=rules [position.h]=rules [rules.h]=rules
   [notation.h]=rules [solution.h]=rules [index.h]=rules
   [search.h]=search [refsolve.h]=search [analyse.h]=search
   [retro.h]=retro
