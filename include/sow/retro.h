@@ -47,8 +47,14 @@ typedef struct sow_retro_job {
     sow_progress base;         /* all_done/all_total/max_seeds/seconds offset for reports */
     double t0;                 /* clock origin of `seconds` (sow_retro_clock) */
     const volatile int *stop;  /* if not NULL and set: stop, SOW_E_INTERRUPTED */
-    uint64_t serial_below;     /* a level with fewer positions per potential is
-                                  built by one thread; 0: 16384 (tests set 1) */
+    /* Experimental: for tests and tools; may change without notice. A level
+     * with fewer positions per potential is built by one thread; 0: 16384
+     * (tests set 1, to run the threaded path on small levels). A field
+     * cannot be hidden behind SOW_EXPERIMENTAL like a function: the struct
+     * would then have two layouts, one for the library and one for a
+     * program built without the macro. So it stays, documented here; leave
+     * it 0. */
+    uint64_t serial_below;
 } sow_retro_job;
 
 /* Bytes of scratch memory (row lists and move tables) that building seed

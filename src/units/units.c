@@ -281,11 +281,6 @@ sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_p
     return SOW_OK;
 }
 
-int sow_units_worker_db_seeds(const sow_units_worker *w)
-{
-    return w->db_seeds;
-}
-
 void sow_units_worker_free(sow_units_worker *w)
 {
     if (!w)
@@ -747,7 +742,7 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
         out->frontier += S.T.t[i].leaf;
     if (!e && (e = sow_units_worker_new(g, root, plan, cb, &S.w, out->error,
                                         sizeof out->error)) == SOW_OK)
-        out->db_seeds = sow_units_worker_db_seeds(S.w);
+        out->db_seeds = S.w->db_seeds;
     double own = 0; /* this process's CPU in searches */
     if (!e) {
         double c0 = sow_cpu_now();
