@@ -37,7 +37,8 @@ declare -A sees=(
 )
 # The part each public header belongs to.
 declare -A owner=(
-  [error.h]=rules [game.h]=rules [position.h]=rules [rules.h]=rules
+  [error.h]=common [progress.h]=common [version.h]=common
+  [game.h]=rules [position.h]=rules [rules.h]=rules
   [notation.h]=rules [solution.h]=rules [index.h]=rules
   [search.h]=search [refsolve.h]=search [analyse.h]=search
   [retro.h]=retro
@@ -107,7 +108,7 @@ check() { # check ROOT
         for q in "${!uses[@]}"; do
           [ -f "$root/src/$q/$inc" ] && found="$found $q"
         done
-        [ -z "$found" ] && continue # generated (sow_version.h) or a system header
+        [ -z "$found" ] && continue # generated or a system header
         local ok=0
         for q in $found; do has "$q" "${sees[$part]}" && ok=1; done
         if [ $ok -eq 0 ]; then

@@ -11,43 +11,12 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "sow/analyse.h"
 #include "sow/game.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
 #include "sow/search.h"
-
-static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
-{
-    sow_config c = {id, m, n, variant};
-    assert_int_equal(sow_game_init(g, &c), SOW_OK);
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* Plays up to `plies` random moves from the start (stops at the end). */
-static void random_position(const sow_game *g, uint64_t seed, int plies, sow_pos *p)
-{
-    sow_game_start(g, p);
-    uint64_t r = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (int i = 0; i < plies; i++) {
-        sow_move ms[SOW_MAX_MOVES];
-        int n = sow_moves(g, p, ms);
-        if (n == 0)
-            return;
-        sow_pos q = *p;
-        sow_make(g, &q, ms[rng_next(&r) % (uint64_t)n]);
-        if (sow_moves(g, &q, ms) == 0)
-            return; /* keep p unfinished */
-        *p = q;
-    }
-}
 
 static const struct {
     sow_game_id id;
@@ -90,7 +59,7 @@ static void test_eval_mirror(void **state)
             }
             for (uint64_t seed = 1; seed <= 60; seed++) {
                 sow_pos p;
-                random_position(&g, seed, (int)(seed % 40), &p);
+                random_live_position(&g, seed, (int)(seed % 40), &p);
                 if (sow_over(&g, &p))
                     continue;
                 sow_pos q = p;
@@ -113,7 +82,7 @@ static void test_eval_material(void **state)
     sow_eval_params zero = {0};
     for (uint64_t seed = 1; seed <= 20; seed++) {
         sow_pos p;
-        random_position(&g, seed, 10, &p);
+        random_live_position(&g, seed, 10, &p);
         assert_int_equal(sow_eval(&g, &p, &zero), 0);
     }
 }
@@ -135,7 +104,7 @@ static void check_board(int bi, int threads, bool material)
     static sow_search_result r;
     for (uint64_t seed = 0; seed < 4; seed++) {
         sow_pos p;
-        random_position(&g, seed, seed ? (int)(2 * seed) : 0, &p);
+        random_live_position(&g, seed, seed ? (int)(2 * seed) : 0, &p);
         assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_OK);
         assert_int_equal(sow_search_solve(x, &p, &r), SOW_OK);
         if (!in.exact || in.score != r.sol.score)
@@ -179,7 +148,7 @@ static void test_score_move(void **state)
         static sow_solution ref;
         for (uint64_t seed = 0; seed < 4; seed++) {
             sow_pos p;
-            random_position(&g, seed, seed ? (int)(2 * seed) : 0, &p);
+            random_live_position(&g, seed, seed ? (int)(2 * seed) : 0, &p);
             sow_move ms[SOW_MAX_MOVES];
             int n = sow_moves(&g, &p, ms);
             sow_err re = sow_ref_solve(&g, &p, false, 512, &ref);

@@ -10,17 +10,7 @@ SOW=$1
 T=$(mktemp -d)
 bg=() # background builds, ended if a check fails while they run
 trap 'for p in "${bg[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-expect_status() { # expect_status N cmd...
-  local want=$1; shift
-  local got=0
-  "$@" >"$T/out" 2>"$T/err" || got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
-  if [ "$want" = 2 ]; then
-    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet
 expect_status 0 "$SOW" db build chungkala --pits 3 --max-seeds 12 --dir "$T/db" --quiet

@@ -17,24 +17,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-expect_status() { # expect_status N cmd...
-  local want=$1; shift
-  local got=0
-  "$@" >"$T/out" 2>"$T/err" || got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
-  if [ "$want" = 2 ]; then
-    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
-  fi
-}
-json() { # json EXPR: EXPR holds for d, the JSON object in $T/out
-  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
-    "$T/out" "$1" || fail "JSON check '$1' on: $(cat "$T/out")"
-}
-has() { # has FILE REGEX
-  grep -Eq "$2" "$T/$1" || fail "$1 lacks /$2/: $(cat "$T/$1")"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 expect_status 0 "$SOW" ledger --help
 has out 'sow ledger status FILE'

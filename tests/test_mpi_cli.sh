@@ -11,7 +11,7 @@ SOW=$1
 T=$(mktemp -d)
 mp=""
 trap '[ -n "$mp" ] && kill -9 "$mp" 2>/dev/null; rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Open MPI refuses root without these (CI containers run as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Under scripts/sanitize: Debian's Open MPI leaks its own allocations at
@@ -20,19 +20,6 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # errors and UBSan are still checked.
 [ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 
-expect_status() { # expect_status N cmd...
-  local want=$1; shift
-  local got=0
-  "$@" >"$T/out" 2>"$T/err" || got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
-  if [ "$want" = 2 ]; then
-    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
-  fi
-}
-json() { # json EXPR: EXPR holds for d, the JSON object in $T/out
-  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
-    "$T/out" "$1" || fail "JSON check '$1' on: $(cat "$T/out")"
-}
 value() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["value"])' "$T/out"; }
 
 SMALL=(kalah --pits 3 --seeds 2 --quiet)

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "sow/db.h"
 #include "sow/game.h"
 #include "sow/notation.h"
@@ -29,12 +30,6 @@
 #include "sow/rules.h"
 
 #define MB ((uint64_t)1 << 20)
-
-static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
-{
-    sow_config c = {id, m, n, variant};
-    assert_int_equal(sow_game_init(g, &c), SOW_OK);
-}
 
 static sow_plan make(const sow_game *g, const sow_limits *lim, sow_err want)
 {
@@ -387,24 +382,6 @@ static void test_value_only_and_threads(void **state)
 }
 
 /* ---- running a plan ----------------------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return *s >> 33;
-}
-
-static void random_position(const sow_game *g, uint64_t seed, int plies, sow_pos *p)
-{
-    sow_game_start(g, p);
-    for (int i = 0; i < plies; i++) {
-        sow_move ms[SOW_MAX_MOVES];
-        int n = sow_moves(g, p, ms);
-        if (n == 0)
-            break;
-        sow_make(g, p, ms[rng_next(&seed) % (uint64_t)n]);
-    }
-}
 
 /* The same answer as the reference: score, value, outcome, the moves, and
  * every exact move score; a bound where not exact; the best move's score

@@ -9,17 +9,7 @@ SOW=$1
 DATA=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# expect_bad WANT cmd...: exit 2, one line on stderr containing WANT.
-expect_bad() {
-  local want=$1; shift
-  local got=0
-  "$@" >"$T/out" 2>"$T/err" || got=$?
-  [ "$got" = 2 ] || fail "'$*' exited $got, expected 2: $(cat "$T/err")"
-  [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
-  grep -qF -- "$want" "$T/err" || fail "'$*': expected '$want' in: $(cat "$T/err")"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 pos() { "$SOW" play "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["position"])'; }
 

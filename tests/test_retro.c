@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "sow/db.h"
 #include "sow/notation.h"
 #include "sow/refsolve.h"
@@ -45,20 +46,7 @@ static bool slow(void)
     return slow_arg || (s && *s && strcmp(s, "0") != 0);
 }
 
-static void game_of(const cfg *c, int m, sow_game *g)
-{
-    sow_config sc = {c->game, m, 1, c->variant};
-    assert_int_equal(sow_game_init(g, &sc), SOW_OK);
-}
-
-static uint64_t rng = 88172645463325252ull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rng = 88172645463325252ull; /* xorshift64's state */
 
 /* Checks one board against the reference solver, with random stores and
  * a random side to move (the entry must not depend on either). */
@@ -69,9 +57,9 @@ static void check_board(const sow_game *g, const sow_db *db, const sow_index *ix
     sow_index_unrank(ix, k, r, c);
     sow_pos p;
     sow_index_to_pos(g->m, c, &p);
-    p.b[SOW_B_STORE] = (uint8_t)(rnd() % 20);
-    p.b[SOW_HALF + SOW_B_STORE] = (uint8_t)(rnd() % 20);
-    if (rnd() & 1) {
+    p.b[SOW_B_STORE] = (uint8_t)(xorshift64(&rng) % 20);
+    p.b[SOW_HALF + SOW_B_STORE] = (uint8_t)(xorshift64(&rng) % 20);
+    if (xorshift64(&rng) & 1) {
         p.b[SOW_B_FLAGS] = SOW_FLAG_NORTH;
         p.b[SOW_HALF + SOW_B_FLAGS] = 0;
     }
@@ -94,7 +82,7 @@ static void test_against_reference(void **state)
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++)
         for (int m = 1; m <= 4; m++) {
             sow_game g;
-            game_of(&cfgs[i], m, &g);
+            game_of(&g, cfgs[i].game, m, 1, cfgs[i].variant);
             int K = 12;
             sow_db *db;
             char why[256];
@@ -109,7 +97,7 @@ static void test_against_reference(void **state)
                 } else {
                     int samples = m <= 2 ? 40 : 12;
                     for (int t = 0; t < samples; t++)
-                        check_board(&g, db, &ix, k, rnd() % n);
+                        check_board(&g, db, &ix, k, xorshift64(&rng) % n);
                 }
             }
             sow_db_close(db);
@@ -136,7 +124,7 @@ static void test_bellman(void **state)
             int m = t < nmk ? mk[t][0] : mk_slow[t - nmk][0];
             int K = t < nmk ? mk[t][1] : mk_slow[t - nmk][1];
             sow_game g;
-            game_of(&cfgs[i], m, &g);
+            game_of(&g, cfgs[i].game, m, 1, cfgs[i].variant);
             sow_db *db;
             assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, NULL, 0), SOW_OK);
             sow_index ix;
@@ -185,8 +173,8 @@ static void test_pie_same(void **state)
     (void)state;
     cfg a = {SOW_KALAH, SOW_VAR_EMPTY_CAPTURE}, b = {SOW_KALAH, SOW_VAR_EMPTY_CAPTURE | SOW_VAR_PIE};
     sow_game ga, gb;
-    game_of(&a, 3, &ga);
-    game_of(&b, 3, &gb);
+    game_of(&ga, a.game, 3, 1, a.variant);
+    game_of(&gb, b.game, 3, 1, b.variant);
     sow_db *da, *dbb;
     assert_int_equal(sow_db_open(&ga, 10, NULL, NULL, &da, NULL, 0), SOW_OK);
     assert_int_equal(sow_db_open(&gb, 10, NULL, NULL, &dbb, NULL, 0), SOW_OK);
@@ -202,7 +190,7 @@ static void test_threads_identical(void **state)
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
         sow_game g;
         int m = 4, K = slow() ? 18 : 13;
-        game_of(&cfgs[i], m, &g);
+        game_of(&g, cfgs[i].game, m, 1, cfgs[i].variant);
         sow_db_options o1 = {.threads = 1}, o2 = {.threads = 2};
         sow_db *a, *b;
         assert_int_equal(sow_db_open(&g, K, NULL, &o1, &a, NULL, 0), SOW_OK);
@@ -223,7 +211,7 @@ static void test_threads_every_level(void **state)
     for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
         sow_game g;
         int m = 4, K = 10;
-        game_of(&cfgs[i], m, &g);
+        game_of(&g, cfgs[i].game, m, 1, cfgs[i].variant);
         sow_db *db;
         assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, NULL, 0), SOW_OK);
         for (int k = 0; k <= K; k++) {
@@ -248,17 +236,17 @@ static void test_refusals(void **state)
     char why[256];
     sow_db *db = (sow_db *)1;
     cfg t = {SOW_TOGUZ, 0};
-    game_of(&t, 3, &g);
+    game_of(&g, t.game, 3, 1, t.variant);
     assert_int_equal(sow_db_open(&g, 4, NULL, NULL, &db, why, sizeof why), SOW_OK);
     sow_db_close(db); /* Toguz's own checks: tests/test_toguz_db.c */
 
     cfg c = {SOW_CHUNGKALA, 0};
-    game_of(&c, 2, &g);
+    game_of(&g, c.game, 2, 1, c.variant);
     assert_int_equal(sow_db_open(&g, 43, NULL, NULL, &db, why, sizeof why), SOW_E_LIMIT);
     assert_int_equal(sow_db_open(&g, -1, NULL, NULL, &db, why, sizeof why), SOW_E_ARG);
 
     cfg k = {SOW_KALAH, 0};
-    game_of(&k, 6, &g);
+    game_of(&g, k.game, 6, 1, k.variant);
     sow_db_options o = {.memory = 1000000};
     assert_int_equal(sow_db_open(&g, 12, NULL, &o, &db, why, sizeof why), SOW_E_NOMEM);
     assert_non_null(strstr(why, "GB"));

@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "internal.h"
 #include "key.h"
 #include "tt.h"
@@ -39,31 +40,6 @@
 static size_t REF_MB = 256; /* the slow suite raises it */
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
-{
-    sow_config c = {id, m, n, variant};
-    assert_int_equal(sow_game_init(g, &c), SOW_OK);
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return *s >> 33;
-}
-
-/* Plays `plies` random moves from the start (fewer if the game ends). */
-static void random_position(const sow_game *g, uint64_t seed, int plies, sow_pos *p)
-{
-    sow_game_start(g, p);
-    for (int i = 0; i < plies; i++) {
-        sow_move ms[SOW_MAX_MOVES];
-        int n = sow_moves(g, p, ms);
-        if (n == 0)
-            break;
-        sow_make(g, p, ms[rng_next(&seed) % (uint64_t)n]);
-    }
-}
 
 /* An exact oracle from the reference solver: the future gain is the
  * reference score minus the banked store difference. Memoised on the

@@ -8,7 +8,7 @@ set -euo pipefail
 SOW=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 check() { # check VALUE ARGS...: sow solve and sow solve --reference agree on ARGS
   local want=$1; shift

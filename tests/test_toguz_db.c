@@ -21,26 +21,14 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "sow/db.h"
 #include "sow/notation.h"
 #include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static void game_of(int m, unsigned variant, sow_game *g)
-{
-    sow_config sc = {SOW_TOGUZ, m, 1, variant};
-    assert_int_equal(sow_game_init(g, &sc), SOW_OK);
-}
+static uint64_t rng = 88172645463325252ull; /* xorshift64's state */
 
 /* Every legal position (stores 0, South to move) with k seeds, listed
  * by brute force: each tuzdik state, each distribution of the seeds over
@@ -104,7 +92,7 @@ static void test_index(void **state)
     for (int m = 2; m <= 5; m++)
         for (int nt = 0; nt < 2; nt++) {
             sow_game g;
-            game_of(m, nt ? SOW_VAR_NO_TUZDIK : 0, &g);
+            game_of(&g, SOW_TOGUZ, m, 1, nt ? SOW_VAR_NO_TUZDIK : 0);
             sow_index ix;
             sow_index_init(&ix, 2 * m);
             for (int k = 0; k <= (m <= 3 ? 8 : 4); k++) {
@@ -237,7 +225,7 @@ static void test_bellman(void **state)
     for (size_t t = 0; t < sizeof mk / sizeof mk[0]; t++)
         for (int nt = 0; nt < 2; nt++) {
             sow_game g;
-            game_of(mk[t][0], nt ? SOW_VAR_NO_TUZDIK : 0, &g);
+            game_of(&g, SOW_TOGUZ, mk[t][0], 1, nt ? SOW_VAR_NO_TUZDIK : 0);
             sow_db *db;
             char why[256];
             assert_int_equal(sow_db_open(&g, mk[t][1], NULL, NULL, &db, why, sizeof why), SOW_OK);
@@ -275,9 +263,9 @@ static void against_ref(void *ctx, const sow_pos *p0)
     if (r->i++ % (uint64_t)r->every)
         return;
     sow_pos p = *p0;
-    p.b[SOW_B_STORE] = (uint8_t)(rnd() % 20);
-    p.b[SOW_HALF + SOW_B_STORE] = (uint8_t)(rnd() % 20);
-    if (rnd() & 1) {
+    p.b[SOW_B_STORE] = (uint8_t)(xorshift64(&rng) % 20);
+    p.b[SOW_HALF + SOW_B_STORE] = (uint8_t)(xorshift64(&rng) % 20);
+    if (xorshift64(&rng) & 1) {
         p.b[SOW_B_FLAGS] = SOW_FLAG_NORTH;
         p.b[SOW_HALF + SOW_B_FLAGS] = 0;
     }
@@ -301,7 +289,7 @@ static void test_against_reference(void **state)
     for (size_t t = 0; t < sizeof mk / sizeof mk[0]; t++)
         for (int nt = 0; nt < 2; nt++) {
             sow_game g;
-            game_of(mk[t][0], nt ? SOW_VAR_NO_TUZDIK : 0, &g);
+            game_of(&g, SOW_TOGUZ, mk[t][0], 1, nt ? SOW_VAR_NO_TUZDIK : 0);
             sow_db *db;
             char why[256];
             assert_int_equal(sow_db_open(&g, mk[t][1], NULL, NULL, &db, why, sizeof why), SOW_OK);
@@ -341,7 +329,7 @@ static void test_above_database(void **state)
                     sow_move ms[SOW_MAX_MOVES];
                     int n = sow_moves(&g, &p, ms);
                     sow_pos q = p;
-                    sow_make(&g, &q, ms[rnd() % (uint64_t)n]);
+                    sow_make(&g, &q, ms[xorshift64(&rng) % (uint64_t)n]);
                     if (sow_over(&g, &q))
                         break;
                     p = q;
@@ -374,7 +362,7 @@ static void test_threads(void **state)
     (void)state;
     for (int nt = 0; nt < 2; nt++) {
         sow_game g;
-        game_of(4, nt ? SOW_VAR_NO_TUZDIK : 0, &g);
+        game_of(&g, SOW_TOGUZ, 4, 1, nt ? SOW_VAR_NO_TUZDIK : 0);
         sow_db *d1, *d2;
         char why[256];
         int K = 9;

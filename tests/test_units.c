@@ -16,17 +16,12 @@
 
 #include <cmocka.h>
 
+#include "helpers.h"
 #include "sow/game.h"
 #include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
 #include "sow/units.h"
-
-static void game_of(sow_game *g, sow_game_id id, int m, int n, unsigned variant)
-{
-    sow_config c = {id, m, n, variant};
-    assert_int_equal(sow_game_init(g, &c), SOW_OK);
-}
 
 /* The journal of a test: every answer kept, in order. */
 typedef struct kept {

@@ -8,16 +8,7 @@ set -euo pipefail
 SOW=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_status() { # expect_status N cmd...
-  local want=$1; shift
-  local got=0
-  "$@" >"$T/out" 2>"$T/err" || got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$T/err")"
-  if [ "$want" = 2 ]; then
-    [ "$(wc -l <"$T/err")" = 1 ] || fail "'$*' should print one line on stderr: $(cat "$T/err")"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 B=(kalah --pits 4 --seeds 3)
 
 expect_status 0 "$SOW" units --help

@@ -31,6 +31,7 @@
 #include "sow/error.h"
 #include "sow/game.h"
 #include "sow/position.h"
+#include "sow/progress.h"
 #include "sow/retro.h"
 #include "sow/solution.h"
 

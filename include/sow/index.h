@@ -64,18 +64,6 @@ void sow_index_init(sow_index *ix, int parts);
  * UINT64_MAX if that does not fit 64 bits. */
 uint64_t sow_index_count(int parts, int k);
 
-/* Rank of c[0..parts) (any k). */
-static inline uint64_t sow_index_rank(const sow_index *ix, const uint8_t *c)
-{
-    uint64_t r = 0;
-    unsigned s = 0;
-    for (int j = 0; j < ix->parts - 1; j++) {
-        s += c[j];
-        r += ix->term[j][s];
-    }
-    return r;
-}
-
 /* The byte-wise prefix sums of w: byte j of the result is w_0 + .. + w_j,
  * bytes above j playing no part. No byte carries into the next as long as
  * the sums stay below 256, which a board's seeds do (SOW_MAX_TOTAL). */
@@ -169,29 +157,6 @@ static inline bool sow_index_next(int parts, uint8_t *c)
     return false;
 }
 
-/* Steps c to the board of the previous rank; false at rank 0. */
-static inline bool sow_index_prev(int parts, uint8_t *c)
-{
-    /* The inverse of sow_index_next: the first non-empty pit j gives one
-     * seed back to pit j+1 and its other seeds to pit 0, the highest
-     * arrangement of the pits below j+1. */
-    int j = 0;
-    while (j < parts - 1 && !c[j])
-        j++;
-    if (j == parts - 1)
-        return false;
-    unsigned v = c[j] - 1u;
-    c[j] = 0;
-    c[j + 1]++;
-    c[0] = (uint8_t)v;
-    return true;
-}
-
-/* Board <-> position: c[j] as drawn above. The position gets stores 0, no
- * tuzdik, South to move (half 0 flag 0, half 1 flag North). */
-void sow_index_to_pos(int m, const uint8_t *c, sow_pos *p);
-void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c);
-
 /* ---- Toguz Kumalak: tuzdik states (doc/retrograde.md, "Toguz") --------
  *
  * A Toguz board also has a tuzdik state: t0 = the mover's tuzdik (a pit
@@ -255,5 +220,46 @@ static inline uint64_t sow_toguz_rank_pos(const sow_index *ix, const sow_pos *p,
 /* Entries of level k (m >= 2): all states, or only (0,0) without tuzdiks;
  * UINT64_MAX if that does not fit. */
 uint64_t sow_toguz_level_count(int m, bool tuzdik, int k);
+
+/* ---- Experimental: for tests and tools; may change without notice -----
+ * (seen with SOW_EXPERIMENTAL defined: sow/version.h, "API tiers") */
+#ifdef SOW_EXPERIMENTAL
+
+/* Rank of c[0..parts) (any k). */
+static inline uint64_t sow_index_rank(const sow_index *ix, const uint8_t *c)
+{
+    uint64_t r = 0;
+    unsigned s = 0;
+    for (int j = 0; j < ix->parts - 1; j++) {
+        s += c[j];
+        r += ix->term[j][s];
+    }
+    return r;
+}
+
+/* Steps c to the board of the previous rank; false at rank 0. */
+static inline bool sow_index_prev(int parts, uint8_t *c)
+{
+    /* The inverse of sow_index_next: the first non-empty pit j gives one
+     * seed back to pit j+1 and its other seeds to pit 0, the highest
+     * arrangement of the pits below j+1. */
+    int j = 0;
+    while (j < parts - 1 && !c[j])
+        j++;
+    if (j == parts - 1)
+        return false;
+    unsigned v = c[j] - 1u;
+    c[j] = 0;
+    c[j + 1]++;
+    c[0] = (uint8_t)v;
+    return true;
+}
+
+/* Board <-> position: c[j] as drawn above. The position gets stores 0, no
+ * tuzdik, South to move (half 0 flag 0, half 1 flag North). */
+void sow_index_to_pos(int m, const uint8_t *c, sow_pos *p);
+void sow_index_from_pos(int m, const sow_pos *p, uint8_t *c);
+
+#endif /* SOW_EXPERIMENTAL */
 
 #endif

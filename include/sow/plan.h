@@ -25,6 +25,7 @@
 #include "sow/error.h"
 #include "sow/game.h"
 #include "sow/position.h"
+#include "sow/progress.h"
 #include "sow/search.h"
 
 /* What the user allows. Zero-initialise, then set what was asked:

@@ -37,13 +37,6 @@
 #include "sow/game.h"
 #include "sow/solution.h"
 
-/* Which method sow_ref_solve_with uses. */
-typedef enum sow_ref_method {
-    SOW_REF_AUTO = 0,  /* FIXPOINT for games that can cycle, else PATH */
-    SOW_REF_PATH,      /* memoised negamax, repetitions on the path */
-    SOW_REF_FIXPOINT,  /* the level-by-level fixpoint; no pie rule */
-} sow_ref_method;
-
 /* Solves `p`. `memory_mb` bounds the memo table (PATH) or the position
  * graph (FIXPOINT): SOW_E_LIMIT if the game is too big for it. `pie_opening`: `p` lies within South's opening turn of a
  * game with the pie rule (g->pie), so after that turn North may swap: each
@@ -52,13 +45,6 @@ typedef enum sow_ref_method {
  * calls may run concurrently. */
 sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
                       size_t memory_mb, sow_solution *out);
-
-/* sow_ref_solve with a chosen method (tests compare the two). FIXPOINT with
- * `pie_opening` is SOW_E_ARG; FIXPOINT works for every other game too.
- * nodes: PATH counts positions expanded, FIXPOINT the positions of the
- * graph. */
-sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening,
-                           size_t memory_mb, sow_ref_method method, sow_solution *out);
 
 /* FIXPOINT above an endgame database: the positions the oracle holds (at
  * most oracle->max_seeds seeds on the board) are exits worth what their
@@ -70,5 +56,25 @@ sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening
  * move's score as sow_ref_solve's FIXPOINT gives it; no pie rule. */
 sow_err sow_ref_solve_above(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
                             size_t memory_mb, sow_solution *out);
+
+/* ---- Experimental: for tests and tools; may change without notice -----
+ * (seen with SOW_EXPERIMENTAL defined: sow/version.h, "API tiers") */
+#ifdef SOW_EXPERIMENTAL
+
+/* Which method sow_ref_solve_with uses. */
+typedef enum sow_ref_method {
+    SOW_REF_AUTO = 0,  /* FIXPOINT for games that can cycle, else PATH */
+    SOW_REF_PATH,      /* memoised negamax, repetitions on the path */
+    SOW_REF_FIXPOINT,  /* the level-by-level fixpoint; no pie rule */
+} sow_ref_method;
+
+/* sow_ref_solve with a chosen method (tests compare the two). FIXPOINT with
+ * `pie_opening` is SOW_E_ARG; FIXPOINT works for every other game too.
+ * nodes: PATH counts positions expanded, FIXPOINT the positions of the
+ * graph. */
+sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening,
+                           size_t memory_mb, sow_ref_method method, sow_solution *out);
+
+#endif /* SOW_EXPERIMENTAL */
 
 #endif

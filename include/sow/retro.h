@@ -13,6 +13,7 @@
 #include "sow/game.h"
 #include "sow/index.h"
 #include "sow/position.h"
+#include "sow/progress.h"
 
 /* ---- Building one seed count ---------------------------------------- */
 
@@ -34,20 +35,6 @@ sow_err sow_retro_supported(const sow_game *g);
  * UINT64_MAX if that does not fit. */
 uint64_t sow_retro_level_size(const sow_game *g, int k);
 
-typedef struct sow_progress {
-    int seeds;          /* seed count being built */
-    int max_seeds;      /* the last seed count of this build */
-    uint64_t done;      /* positions of this seed count done */
-    uint64_t total;     /* positions of this seed count */
-    uint64_t all_done;  /* positions built so far in this call (all counts) */
-    uint64_t all_total; /* positions this call builds (all counts) */
-    double seconds;     /* since the call began */
-} sow_progress;
-
-/* Progress report; called from one thread at a time, about twice a second
- * and once at the end of every seed count. Must not call back into sow. */
-typedef void (*sow_progress_fn)(void *ctx, const sow_progress *p);
-
 typedef struct sow_retro_job {
     const sow_game *g;
     const sow_index *ix;       /* for 2m parts */
@@ -60,8 +47,14 @@ typedef struct sow_retro_job {
     sow_progress base;         /* all_done/all_total/max_seeds/seconds offset for reports */
     double t0;                 /* clock origin of `seconds` (sow_retro_clock) */
     const sow_stop_flag *stop; /* if not NULL and set: stop, SOW_E_INTERRUPTED */
-    uint64_t serial_below;     /* a level with fewer positions per potential is
-                                  built by one thread; 0: 16384 (tests set 1) */
+    /* Experimental: for tests and tools; may change without notice. A level
+     * with fewer positions per potential is built by one thread; 0: 16384
+     * (tests set 1, to run the threaded path on small levels). A field
+     * cannot be hidden behind SOW_EXPERIMENTAL like a function: the struct
+     * would then have two layouts, one for the library and one for a
+     * program built without the macro. So it stays, documented here; leave
+     * it 0. */
+    uint64_t serial_below;
 } sow_retro_job;
 
 /* Bytes of scratch memory (row lists and move tables) that building seed

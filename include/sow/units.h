@@ -44,6 +44,7 @@
 #include "sow/game.h"
 #include "sow/plan.h"
 #include "sow/position.h"
+#include "sow/progress.h"
 #include "sow/rules.h"
 
 /* The deepest frontier (plies): 6 moves a ply make 6^12 lines beyond. */
@@ -185,8 +186,6 @@ sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u);
  * sow_units_worker_answer. */
 sow_err sow_units_worker_value(sow_units_worker *w, sow_unit *u, uint64_t max_nodes, int *lower,
                                int *upper);
-/* The database's seed count (0: none). */
-int sow_units_worker_db_seeds(const sow_units_worker *w);
 void sow_units_worker_free(sow_units_worker *w);
 
 /* What answers prove about the root without solving anything: bounds on

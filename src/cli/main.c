@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "sow/ledger.h"
 #include "sow/units_mpi.h"
-#include "sow_version.h"
+#include "sow/version.h"
 
 typedef struct command {
     const char *name;
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         /* The optional features this build has (meson's summary says why
          * one is off); tests/test_readme.py reads this line. */
-        printf("sow %s\nfeatures: ledger %s, mpi %s, serve %s\n", SOW_VERSION,
+        printf("sow %s\nfeatures: ledger %s, mpi %s, serve %s\n", sow_version(),
                sow_ledger_available() ? "on" : "off", sow_units_mpi_available() ? "on" : "off",
                cli_serve_available() ? "on" : "off");
         return 0;

@@ -8,7 +8,6 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <omp.h>
 
 #include "clock.h"
+#include "msg.h"
 #include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
@@ -221,18 +221,6 @@ static double mib(uint64_t bytes)
     return (double)bytes / (double)MB;
 }
 
-static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static sow_err fail(sow_plan *out, sow_err e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->error, sizeof out->error, fmt, ap);
-    va_end(ap);
-    return e;
-}
-
 /* The memory a k-seed database of a game that cycles needs in all: its
  * tables, the builder's scratch (unless the folder holds level k: `have`
  * is the largest seed count up to which it holds every file), the table
@@ -327,16 +315,17 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
             out->db_degraded = true;
         }
         if (k > sow_retro_max_seeds(g))
-            return fail(out, SOW_E_LIMIT,
-                        "a database up to %d seeds is beyond what its entries can hold for "
-                        "this game (at most %d)", k, sow_retro_max_seeds(g));
+            return sow_fail(out->error, sizeof out->error, SOW_E_LIMIT,
+                            "a database up to %d seeds is beyond what its entries can hold for "
+                            "this game (at most %d)",
+                            k, sow_retro_max_seeds(g));
         size_t tt = table_mb(lim, board, k);
         if (!fits(g, lim, board, k)) {
             size_t need = sow_db_bytes(g, k);
-            return fail(out, SOW_E_NOMEM,
-                        "a database up to %d seeds takes %.0f MB, more than the memory "
-                        "(%.0f MB) minus the %zu MB table", k,
-                        need == SIZE_MAX ? INFINITY : mib(need), mib(lim->memory), tt);
+            return sow_fail(out->error, sizeof out->error, SOW_E_NOMEM,
+                            "a database up to %d seeds takes %.0f MB, more than the memory "
+                            "(%.0f MB) minus the %zu MB table",
+                            k, need == SIZE_MAX ? INFINITY : mib(need), mib(lim->memory), tt);
         }
         out->db_seeds = k;
         if (out->db_degraded)
@@ -398,20 +387,24 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     out->limits = *lim;
     sow_limits *L = &out->limits;
     if (L->threads < 0)
-        return fail(out, SOW_E_ARG, "threads: %d is negative", L->threads);
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG, "threads: %d is negative",
+                        L->threads);
     if (L->threads == 0)
         L->threads = sow_plan_default_threads();
     if (L->memory == 0)
         L->memory = sow_plan_default_memory();
     if (L->memory < MB)
-        return fail(out, SOW_E_ARG, "the memory budget is under 1 MB");
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+                        "the memory budget is under 1 MB");
     if (sow_position_check(g, pos) != SOW_OK)
-        return fail(out, SOW_E_POSITION, "not a position of this game");
+        return sow_fail(out->error, sizeof out->error, SOW_E_POSITION,
+                        "not a position of this game");
     if (L->no_db && (L->db_dir || L->db_seeds > 0))
-        return fail(out, SOW_E_ARG, "--no-db excludes --db and --db-seeds");
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+                        "--no-db excludes --db and --db-seeds");
     if ((uint64_t)L->tt_mb * MB > L->memory)
-        return fail(out, SOW_E_ARG, "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb,
-                    mib(L->memory));
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+                        "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb, mib(L->memory));
     out->board_seeds = sow_seeds_on_board(g, pos);
     out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
 
@@ -426,10 +419,10 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         out->root_in_db = k >= out->board_seeds;
     }
     if (!out->root_in_db && !sow_search_exact(g, pos))
-        return fail(out, SOW_E_LIMIT,
-                    "%d seeds on %d pits are too many for the exact solver: its table keys "
-                    "are an exact 64-bit code of the board, and this board has more codes",
-                    out->board_seeds, 2 * g->m);
+        return sow_fail(out->error, sizeof out->error, SOW_E_LIMIT,
+                        "%d seeds on %d pits are too many for the exact solver: its table keys "
+                        "are an exact 64-bit code of the board, and this board has more codes",
+                        out->board_seeds, 2 * g->m);
     if (L->tt_mb)
         snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: as asked", out->tt_mb);
     else
@@ -558,17 +551,6 @@ static const int8_t *db_entry(const void *ctx, const sow_pos *p)
     return sow_db_entry(ctx, p);
 }
 
-static sow_err result_fail(sow_plan_result *out, sow_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static sow_err result_fail(sow_plan_result *out, sow_err e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->error, sizeof out->error, fmt, ap);
-    va_end(ap);
-    return e;
-}
-
 /* The root's answer from the database, as a search result: every move
  * exact, and a principal variation read move by move (South's opening
  * turn under the pie rule scored as the root scores it). */
@@ -637,8 +619,9 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
     sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, &r->sol);
     if (e) {
         if (e == SOW_E_LIMIT)
-            result_fail(out, e, "a line of play is longer than the search stack, and the "
-                                "positions above the database do not fit the memory");
+            sow_fail(out->error, sizeof out->error, e,
+                     "a line of play is longer than the search stack, and the "
+                     "positions above the database do not fit the memory");
         return e;
     }
     for (int k = 0; k < r->sol.nmoves; k++)
@@ -709,7 +692,7 @@ static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_c
     r->db_last_seconds = sow_now() - d0;
     r->db_seconds += r->db_last_seconds;
     if (e)
-        return result_fail(r, e, "%s", why);
+        return sow_fail(r->error, sizeof r->error, e, "%s", why);
     r->db_seeds = next;
     r->db_bytes = step.db_bytes;
     return SOW_OK;
@@ -744,10 +727,10 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         };
         e = sow_search_new(g, &so, &s);
         if (e == SOW_E_NOMEM)
-            return result_fail(out, e, "cannot allocate a %zu MB transposition table",
-                               plan->tt_mb);
+            return sow_fail(out->error, sizeof out->error, e,
+                            "cannot allocate a %zu MB transposition table", plan->tt_mb);
         if (e)
-            return result_fail(out, e, "%s", sow_err_name(e));
+            return sow_fail(out->error, sizeof out->error, e, "%s", sow_err_name(e));
     }
 
     if (plan->trial_seconds > 0) {
@@ -779,7 +762,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, sizeof why);
         out->db_seconds = out->db_last_seconds = sow_now() - d0;
         if (e) {
-            result_fail(out, e, "%s", why);
+            sow_fail(out->error, sizeof out->error, e, "%s", why);
             goto done;
         }
         out->db_seeds = out->db_first_seeds = plan->db_seeds;
@@ -794,7 +777,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         memset(&out->search, 0, sizeof out->search);
         e = answer_from_db(db, g, pos, L->pie_opening, &out->search);
         if (e) {
-            result_fail(out, e, "probing the root: %s", sow_err_name(e));
+            sow_fail(out->error, sizeof out->error, e, "probing the root: %s", sow_err_name(e));
             goto done;
         }
         out->search.seconds = out->search.seconds_value = sow_now() - p0;
@@ -843,9 +826,11 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
 
 done:
     if (e == SOW_E_LIMIT && !out->error[0])
-        result_fail(out, e, "a line of play is longer than the search stack");
+        sow_fail(out->error, sizeof out->error, e,
+                 "a line of play is longer than the search stack");
     else if (e && !out->error[0])
-        result_fail(out, e, "%s", e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
+        sow_fail(out->error, sizeof out->error, e, "%s",
+                 e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
     if (s)
         sow_search_free(s);
     sow_db_close(db);

@@ -2,12 +2,12 @@
  * frontier, bounds propagated by minimax, MTD(f) at the root whose
  * null-window tests ask one frontier question at a time.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "msg.h"
 #include "internal.h"
 #include "sow/notation.h"
 
@@ -281,11 +281,6 @@ sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_p
     return SOW_OK;
 }
 
-int sow_units_worker_db_seeds(const sow_units_worker *w)
-{
-    return w->db_seeds;
-}
-
 void sow_units_worker_free(sow_units_worker *w)
 {
     if (!w)
@@ -451,17 +446,6 @@ typedef struct solver {
     bool pool_threads;   /* the threads' pool answers (pool.c) */
 } solver;
 
-static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static sow_err fail(sow_units_result *out, sow_err e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->error, sizeof out->error, fmt, ap);
-    va_end(ap);
-    return e;
-}
-
 /* The local pool: one slot, answered by this process when waited for. */
 static sow_err local_submit(void *ctx, sow_unit *u)
 {
@@ -537,7 +521,8 @@ static void tick(void *ctx)
 static sow_err collect(solver *S)
 {
     if (S->inflight == 0)
-        return fail(S->out, SOW_E_ARG, "waiting with no question in flight (a bug)");
+        return sow_fail(S->out->error, sizeof S->out->error, SOW_E_ARG,
+                        "waiting with no question in flight (a bug)");
     sow_unit u;
     sow_err e = S->pool->wait(S->pool->ctx, &u);
     S->out->cpu_seconds += u.cpu_seconds;
@@ -548,7 +533,8 @@ static sow_err collect(solver *S)
     while (k < S->inflight && S->fl_leaf[k] != i)
         k++;
     if (i < 0 || k == S->inflight)
-        return fail(S->out, SOW_E_ARG, "an answer to a question not asked (a bug)");
+        return sow_fail(S->out->error, sizeof S->out->error, SOW_E_ARG,
+                        "an answer to a question not asked (a bug)");
     u.ticket = S->fl[k].ticket;
     S->inflight--;
     S->fl[k] = S->fl[S->inflight];
@@ -733,27 +719,30 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
     S.slots = S.pool->slots < 1 ? 1 : S.pool->slots > MAX_SLOTS ? MAX_SLOTS : S.pool->slots;
     wide(g, root, &out->lower, &out->upper);
     if (depth < 1 || depth > SOW_UNITS_MAX_DEPTH)
-        return fail(out, SOW_E_ARG, "the frontier depth %d is not within 1..%d", depth,
-                    SOW_UNITS_MAX_DEPTH);
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+                        "the frontier depth %d is not within 1..%d", depth, SOW_UNITS_MAX_DEPTH);
     if (plan->limits.pie_opening)
-        return fail(out, SOW_E_ARG, "work units do not take a pie-rule opening");
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+                        "work units do not take a pie-rule opening");
     if (sow_over(g, root))
-        return fail(out, SOW_E_ARG, "the game is over: there is nothing to solve");
+        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+                        "the game is over: there is nothing to solve");
     S.fl = malloc((size_t)S.slots * sizeof *S.fl);
     S.fl_leaf = malloc((size_t)S.slots * sizeof *S.fl_leaf);
     sow_err e = S.fl && S.fl_leaf ? SOW_OK : SOW_E_NOMEM;
     if (!e)
         e = grow(&S.T, root, depth, known, nknown, &out->reused);
     if (e == SOW_E_LIMIT)
-        fail(out, e, "a frontier at %d plies has over %u nodes above it: take a smaller depth",
-             depth, MAX_NODES);
+        sow_fail(out->error, sizeof out->error, e,
+                 "a frontier at %d plies has over %u nodes above it: take a smaller depth", depth,
+                 MAX_NODES);
     else if (e)
-        fail(out, e, "no memory for the tree above the frontier");
+        sow_fail(out->error, sizeof out->error, e, "no memory for the tree above the frontier");
     for (size_t i = 0; !e && i < S.T.n; i++)
         out->frontier += S.T.t[i].leaf;
     if (!e && (e = sow_units_worker_new(g, root, plan, cb, &S.w, out->error,
                                         sizeof out->error)) == SOW_OK)
-        out->db_seeds = sow_units_worker_db_seeds(S.w);
+        out->db_seeds = S.w->db_seeds;
     double own = 0; /* this process's CPU in searches */
     if (!e) {
         double c0 = sow_cpu_now();
@@ -802,11 +791,11 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
             }
         }
     } else if (!out->error[0]) {
-        fail(out, e, "%s",
-             e == SOW_E_INTERRUPTED ? "interrupted"
-             : e == SOW_E_LIMIT     ? "a line of play is longer than the search stack"
-             : e == SOW_E_MOVE      ? "a unit's line is not legal play (a bug)"
-                                    : sow_err_name(e));
+        sow_fail(out->error, sizeof out->error, e, "%s",
+                 e == SOW_E_INTERRUPTED ? "interrupted"
+                 : e == SOW_E_LIMIT     ? "a line of play is longer than the search stack"
+                 : e == SOW_E_MOVE      ? "a unit's line is not legal play (a bug)"
+                                        : sow_err_name(e));
     }
     sow_units_worker_free(S.w);
     free(S.T.t);

@@ -1,3 +1,9 @@
+/* common/error.c - the names of the error codes and the message helper
+ * (common/msg.h). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "msg.h"
 #include "sow/error.h"
 
 const char *sow_err_name(sow_err e)
@@ -24,4 +30,15 @@ const char *sow_err_name(sow_err e)
     if ((unsigned)e >= SOW_E_COUNT)
         return "unknown error";
     return names[e];
+}
+
+sow_err sow_fail(char *why, size_t why_size, sow_err e, const char *fmt, ...)
+{
+    if (why && why_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, why_size, fmt, ap);
+        va_end(ap);
+    }
+    return e;
 }
