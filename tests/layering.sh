@@ -32,7 +32,7 @@ declare -A sees=(
   [db]="common rules retro"
   [plan]="common"
   [units]="common"
-  [ledger]=""
+  [ledger]="common"
   [cli]="common"
 )
 # The part each public header belongs to.

@@ -57,7 +57,7 @@ static sow_plan plan_for(const sow_game *g, const sow_pos *p, bool db, int threa
     if (!db || g->cycles)
         lim.no_db = true;
     sow_plan plan;
-    assert_int_equal(sow_plan_make(g, p, &lim, &plan), SOW_OK);
+    assert_int_equal(sow_plan_make(g, p, &lim, &plan, NULL, 0), SOW_OK);
     return plan;
 }
 
@@ -78,9 +78,10 @@ static void check_board(const sow_game *g, const sow_pos *p, int depth, bool db,
     sow_units_journal j = {on_asked, on_answered, k, on_dropped};
     sow_units_result r;
     k->n = k->asked = k->dropped = 0;
-    sow_err e = sow_units_solve(g, p, &plan, depth, NULL, 0, &j, NULL, &r);
+    char why[SOW_WHY];
+    sow_err e = sow_units_solve(g, p, &plan, depth, NULL, 0, &j, NULL, &r, why, sizeof why);
     if (e)
-        fail_msg("%s", r.error);
+        fail_msg("%s", why);
     assert_int_equal(r.score, want);
     assert_int_equal(r.lower, want);
     assert_int_equal(r.upper, want);
@@ -183,7 +184,8 @@ static void test_resume(void **state)
         sow_units_journal j = {on_asked, on_answered, &again, NULL};
         again.n = again.asked = 0;
         sow_units_result r;
-        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, part, n + 1, &j, NULL, &r), SOW_OK);
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, part, n + 1, &j, NULL, &r, NULL, 0),
+                         SOW_OK);
         assert_int_equal(r.score, want);
         assert_int_equal(r.reused, n);
         assert_true(again.n <= full.n - n);
@@ -206,10 +208,13 @@ static void test_refused(void **state)
     sow_game_start(&g, &p);
     sow_plan plan = plan_for(&g, &p, false, 1);
     sow_units_result r;
-    assert_int_equal(sow_units_solve(&g, &p, &plan, 0, NULL, 0, NULL, NULL, &r), SOW_E_ARG);
-    assert_true(strlen(r.error) > 0);
+    char why[SOW_WHY] = "";
+    assert_int_equal(sow_units_solve(&g, &p, &plan, 0, NULL, 0, NULL, NULL, &r, why, sizeof why),
+                     SOW_E_ARG);
+    assert_true(strlen(why) > 0);
+    /* No buffer (sow/error.h): the same code. */
     assert_int_equal(sow_units_solve(&g, &p, &plan, SOW_UNITS_MAX_DEPTH + 1, NULL, 0, NULL, NULL,
-                                     &r),
+                                     &r, NULL, 0),
                      SOW_E_ARG);
     sow_units_bounds b;
     assert_int_equal(sow_units_prove(&g, &p, 0, NULL, 0, &b), SOW_E_ARG);
@@ -218,8 +223,9 @@ static void test_refused(void **state)
     sow_pos pp;
     sow_game_start(&gp, &pp);
     sow_limits lim = {.memory = 64u << 20, .threads = 1, .no_db = true, .pie_opening = true};
-    assert_int_equal(sow_plan_make(&gp, &pp, &lim, &plan), SOW_OK);
-    assert_int_equal(sow_units_solve(&gp, &pp, &plan, 2, NULL, 0, NULL, NULL, &r), SOW_E_ARG);
+    assert_int_equal(sow_plan_make(&gp, &pp, &lim, &plan, NULL, 0), SOW_OK);
+    assert_int_equal(sow_units_solve(&gp, &pp, &plan, 2, NULL, 0, NULL, NULL, &r, NULL, 0),
+                     SOW_E_ARG);
 }
 
 /* A journal error stops the solve; the stop flag interrupts it with
@@ -259,12 +265,13 @@ static void test_stopped(void **state)
         int left = 2;
         sow_units_journal j = {NULL, refuse, &left, NULL};
         sow_units_result r;
-        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r), SOW_E_IO);
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r, NULL, 0),
+                         SOW_E_IO);
         assert_int_equal(r.units, 2);
         assert_true(r.lower <= want && want <= r.upper);
         volatile int stop = 1;
         plan.limits.stop = &stop;
-        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, NULL, NULL, &r),
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, NULL, NULL, &r, NULL, 0),
                          SOW_E_INTERRUPTED);
         assert_true(r.lower <= want && want <= r.upper);
         assert_true(r.lower < r.upper);
@@ -273,7 +280,7 @@ static void test_stopped(void **state)
         stopper st = {0, 3};
         plan.limits.stop = &st.stop;
         sow_units_journal js = {NULL, stop_after, &st, NULL};
-        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &js, NULL, &r),
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &js, NULL, &r, NULL, 0),
                          SOW_E_INTERRUPTED);
         assert_true(r.units >= 3);
         assert_true(r.lower <= want && want <= r.upper);

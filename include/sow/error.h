@@ -1,8 +1,23 @@
-/* sow/error.h - the library's error codes.
+/* sow/error.h - the library's error codes and messages.
  *
  * Every fallible library function returns a sow_err. The library never
- * prints and never exits: the CLI turns a code (plus, where a function
- * offers one, a message buffer) into one line on stderr and exit status 2.
+ * prints and never exits: the CLI turns a code and its message into one
+ * line on stderr and exit status 2.
+ *
+ * Messages. A function that can fail with a detail the code alone does not
+ * give (which file, which limit, what the input lacks) takes the caller's
+ * buffer as its last two parameters, `char *why, size_t why_size`:
+ *   - why may be NULL (no message wanted); SOW_WHY bytes hold any message;
+ *   - after an error it holds one line: no newline, no final period, no
+ *     "sow:" or command prefix (the caller adds those), naming the limits
+ *     by the `sow` options that set them where there are such;
+ *   - after SOW_OK its content means nothing;
+ *   - result structs carry no message (a result is what was found; the
+ *     message is why nothing, or only part, was).
+ * A function whose codes say everything (sow_game_init, sow_retro_build,
+ * sow_search_solve) takes no buffer: sow_err_name(e) is its message.
+ * Inside the library one helper writes them (src/common/msg.h):
+ *   return sow_fail(why, why_size, SOW_E_LIMIT, "more than %d seeds", k);
  */
 #ifndef SOW_ERROR_H
 #define SOW_ERROR_H
@@ -29,6 +44,9 @@ typedef enum sow_err {
     SOW_E_INTERRUPTED, /* the work was asked to stop */
     SOW_E_COUNT
 } sow_err;
+
+/* Bytes of a message buffer that holds any message whole. */
+#define SOW_WHY 320
 
 /* A short, constant, human-readable name for an error code. */
 const char *sow_err_name(sow_err e);

@@ -48,7 +48,8 @@ typedef struct sow_limits {
     const sow_stop_flag *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;
 
-/* Length of each reason string below, terminator included. */
+/* Length of each reason string below (not errors: sow/error.h's SOW_WHY),
+ * terminator included. */
 #define SOW_PLAN_WHY 192
 
 /* The decisions for one position, each with its reason in words. */
@@ -83,8 +84,6 @@ typedef struct sow_plan {
     char why_tt[SOW_PLAN_WHY], why_db[SOW_PLAN_WHY], why_trial[SOW_PLAN_WHY],
         why_grow[SOW_PLAN_WHY];
     bool db_degraded;
-    /* On an error from sow_plan_make: what is wrong, in one line. */
-    char error[SOW_PLAN_WHY];
 } sow_plan;
 
 /* The default memory budget: 4 GB, or a quarter of the machine's memory
@@ -96,7 +95,8 @@ uint64_t sow_plan_default_memory(void);
 int sow_plan_default_threads(void);
 
 /* Decides the plan for solving `pos` (a position of `g`) within `lim`.
- * Returns SOW_OK and fills *out, or an error with out->error saying why:
+ * Returns SOW_OK and fills *out, or an error with why saying what is wrong
+ * (sow/error.h, "Messages"):
  * SOW_E_ARG (threads < 0; no_db or db_seeds -1 together with db_dir or a
  * forced db_seeds; tt_mb above the memory), SOW_E_NOMEM (a forced database and its table do not
  * fit the memory), SOW_E_LIMIT (a forced db_seeds, capped at the board's
@@ -107,7 +107,7 @@ int sow_plan_default_threads(void);
  * db_dir, the names of the folder's files (a game with cycles needs no
  * builder's scratch for the seed counts already there); thread-safe. */
 sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
-                      sow_plan *out);
+                      sow_plan *out, char *why, size_t why_size);
 
 /* The database for an analysis (sow/analyse.h) of `pos` within `lim`,
  * where lim->time_limit is the whole analysis's time (0: none given) and
@@ -124,7 +124,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
  * analysis needs no exact key). Errors as sow_plan_make's, but never
  * SOW_E_LIMIT for the board. Pure, thread-safe. */
 sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
-                          sow_plan *out);
+                          sow_plan *out, char *why, size_t why_size);
 
 /* How sow_plan_solve reports progress; every member may be NULL/0. The
  * callbacks run on the calling thread, never concurrently, and must not
@@ -164,8 +164,6 @@ typedef struct sow_plan_result {
     double db_last_seconds;   /* the last step's part of db_seconds */
     double seconds;           /* wall-clock, the whole call */
     double cpu_seconds;       /* CPU seconds of the searches, all threads */
-    /* On an error: what went wrong, in one line. */
-    char error[SOW_PLAN_WHY];
 } sow_plan_result;
 
 /* Runs `plan` (from sow_plan_make for this g and pos): the trial search
@@ -178,11 +176,12 @@ typedef struct sow_plan_result {
  * stop flag, or the time limit; *out says what is proven), SOW_E_NOMEM
  * (table or database), the database's errors (sow_db_open: SOW_E_IO,
  * SOW_E_FORMAT, ...) or the search's (SOW_E_LIMIT: a line longer than the
- * search stack), with out->error saying why. Thread-safe across calls
+ * search stack), with why saying what went wrong. Thread-safe across calls
  * (each has its own table and database); uses plan->limits.threads
  * threads. */
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
-                       const sow_plan_callbacks *cb, sow_plan_result *out);
+                       const sow_plan_callbacks *cb, sow_plan_result *out, char *why,
+                       size_t why_size);
 
 /* Opens the database `plan` decided (plan->db_seeds > 0; from
  * sow_plan_make or sow_plan_analysis for this g): loaded from

@@ -113,7 +113,6 @@ typedef struct sow_units_result {
     double seconds;          /* this run, wall-clock, database included */
     int db_seeds;            /* the database used; 0: none */
     int workers_lost;        /* MPI workers found dead (sow/units_mpi.h) */
-    char error[SOW_PLAN_WHY];
 } sow_units_result;
 
 /* Solves `root` (a position of g, not in a pie opening) by work units over
@@ -126,11 +125,12 @@ typedef struct sow_units_result {
  * its answer to j->answered at once. Returns SOW_OK (out->score exact),
  * SOW_E_INTERRUPTED (plan->limits.stop or time_limit; out->lower/upper
  * hold what is proven), SOW_E_ARG (depth, pie opening, a game over),
- * the database's and the search's errors and the journal's, with
- * out->error saying why. */
+ * the database's and the search's errors and the journal's, with why
+ * saying what went wrong (sow/error.h, "Messages"). */
 sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *plan, int depth,
                         const sow_unit *known, size_t nknown, const sow_units_journal *j,
-                        const sow_units_callbacks *cb, sow_units_result *out);
+                        const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                        size_t why_size);
 
 /* Where the questions go when several may be in flight (MPI workers).
  * Called from the solving thread only. */
@@ -157,7 +157,8 @@ typedef struct sow_units_pool {
 sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              int depth, const sow_unit *known, size_t nknown,
                              const sow_units_pool *pool, const sow_units_journal *j,
-                             const sow_units_callbacks *cb, sow_units_result *out);
+                             const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                             size_t why_size);
 
 /* What answers one process gives: a search with the plan's threads and
  * table, and its database (opened, or built and saved into

@@ -242,10 +242,10 @@ static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos 
 {
     sow_plan plan;
     e->lim.time_limit = seconds;
-    if (sow_plan_analysis(&cg->g, p, &e->lim, &plan))
-        cli_fail("analyse: %s", plan.error);
+    char why[SOW_WHY];
+    if (sow_plan_analysis(&cg->g, p, &e->lim, &plan, why, sizeof why))
+        cli_fail("analyse: %s", why);
     if (plan.db_seeds > 0) {
-        char why[SOW_PLAN_WHY];
         double t0 = cli_now();
         sow_err err = sow_plan_open_db(&cg->g, &plan, NULL, &e->db, &e->oracle, why, sizeof why);
         if (err == SOW_E_INTERRUPTED) {

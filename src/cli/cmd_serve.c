@@ -265,9 +265,10 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
         .stop = &stop_flag,
     };
     sow_plan plan;
-    if (sow_plan_make(&cg->g, &cg->pos, &lim, &plan) != SOW_OK) {
-        char err[SOW_PLAN_WHY + 64];
-        snprintf(err, sizeof err, "solve: %s (try /api/analyse)", plan.error);
+    char why[SOW_WHY];
+    if (sow_plan_make(&cg->g, &cg->pos, &lim, &plan, why, sizeof why) != SOW_OK) {
+        char err[SOW_WHY + 64];
+        snprintf(err, sizeof err, "solve: %s (try /api/analyse)", why);
         free(cg);
         return send_error(c, MHD_HTTP_BAD_REQUEST, err);
     }
@@ -285,7 +286,7 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
         free(cg);
         return busy(c, sv);
     }
-    sow_err e = sow_plan_solve(&cg->g, &cg->pos, &plan, NULL, res);
+    sow_err e = sow_plan_solve(&cg->g, &cg->pos, &plan, NULL, res, why, sizeof why);
     sem_post(&sv->slots);
     unsigned status = MHD_HTTP_OK;
     if (e == SOW_E_INTERRUPTED) {
@@ -293,8 +294,8 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
     } else if (e) {
         fclose(a.f);
         free(a.buf);
-        char err[SOW_PLAN_WHY + 16];
-        snprintf(err, sizeof err, "solve: %s", res->error);
+        char err[SOW_WHY + 16];
+        snprintf(err, sizeof err, "solve: %s", why);
         free(res);
         free(cg);
         return send_error(c, e == SOW_E_NOMEM ? MHD_HTTP_SERVICE_UNAVAILABLE

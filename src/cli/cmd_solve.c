@@ -397,17 +397,19 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
         .progress_every = ps->tty ? 0.5 : FIRST_LINE,
     };
     static sow_units_result r;
-    sow_err e = ranks > 1 ? sow_units_mpi_manager(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r)
-                    : sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r);
+    sow_err e = ranks > 1 ? sow_units_mpi_manager(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r, why, sizeof why)
+                    : sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r, why, sizeof why);
     free(known);
     /* A failed write of the ledger says which file and why (the solve's
      * own error is only the code the journal returned). */
-    snprintf(why, sizeof why, "%s", sow_ledger_error(l));
+    const char *lerr = sow_ledger_error(l);
+    if (lerr && lerr[0])
+        snprintf(why, sizeof why, "%s", lerr);
     sow_ledger_close(l);
     if (!ps->quiet && ps->tty && ps->lines)
         fputs("\r\033[K", stderr);
     if (e && !(e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)))
-        cli_fail("solve: %s", why[0] ? why : r.error);
+        cli_fail("solve: %s", why);
     const sow_game *g = &cg->g;
     bool done = e == SOW_OK;
     char best[8] = "";
@@ -578,8 +580,9 @@ int cmd_solve(int argc, char **argv)
     lim.pie_opening = cg.pie_opening;
 
     sow_plan plan;
-    if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan) != SOW_OK)
-        cli_fail("solve: %s", plan.error);
+    char why[SOW_WHY];
+    if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan, why, sizeof why) != SOW_OK)
+        cli_fail("solve: %s", why);
     if (plan_only)
         return print_plan(&cg, &plan);
     if (verbose)
@@ -608,13 +611,13 @@ int cmd_solve(int argc, char **argv)
         return solve_ledger(&cg, &plan, ledger, depth, &ps, 1);
 
     static sow_plan_result res;
-    sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res);
+    sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res, why, sizeof why);
     if (!quiet && ps.tty && ps.lines)
         fputs("\r\033[K", stderr);
     if (e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         return cli_solve_print_interrupted(stdout, &cg, &res, NULL);
     if (e)
-        cli_fail("solve: %s", res.error);
+        cli_fail("solve: %s", why);
     cli_solve_print(stdout, &cg, &plan, &res);
     return 0;
 }

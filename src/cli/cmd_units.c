@@ -229,7 +229,8 @@ int cmd_units(int argc, char **argv)
     uint64_t max_nodes = maxnodes ? (uint64_t)cli_int("--max-nodes", maxnodes, 0, 1L << 62) : 0;
     uint64_t s = seed ? (uint64_t)cli_int("--seed", seed, 0, 1L << 62) : 1;
     sow_plan plan;
-    if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan) != SOW_OK)
-        cli_fail("units: %s", plan.error);
+    char why[SOW_WHY];
+    if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan, why, sizeof why) != SOW_OK)
+        cli_fail("units: %s", why);
     return probe(&cg, &plan, lines, max_nodes, descend, s);
 }

@@ -32,7 +32,7 @@ static sow_err analysis_db(const sow_game *g, const sow_pos *p, const engine_lim
     sow_limits L = {.memory = lim->memory, .threads = lim->threads, .db_dir = lim->db_dir,
                     .time_limit = *seconds, .tt_mb = ANALYSE_TT_MB, .stop = lim->stop};
     sow_plan plan;
-    if (sow_plan_analysis(g, p, &L, &plan) != SOW_OK || plan.db_seeds == 0)
+    if (sow_plan_analysis(g, p, &L, &plan, NULL, 0) != SOW_OK || plan.db_seeds == 0)
         return SOW_OK; /* no database: the analysis runs on its own */
     double t0 = sow_now();
     sow_err e = sow_plan_open_db(g, &plan, NULL, db, oracle, out->why, sizeof out->why);
@@ -147,23 +147,21 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
         .stop = lim->stop,
     };
     sow_plan plan;
-    sow_err e = sow_plan_make(g, p, &L, &plan);
+    sow_err e = sow_plan_make(g, p, &L, &plan, out->why, sizeof out->why);
     if (e == SOW_E_LIMIT && !sow_search_exact(g, p)) {
         e = analyse_eval(g, p, lim->seconds, all_moves, lim, out);
         if (!e)
             finish(g, out, t0);
         return e;
     }
-    if (e) {
-        set_why(out, plan.error);
+    if (e)
         return e;
-    }
     sow_plan_result *res = malloc(sizeof *res);
     if (!res) {
         set_why(out, "out of memory");
         return SOW_E_NOMEM;
     }
-    e = sow_plan_solve(g, p, &plan, NULL, res);
+    e = sow_plan_solve(g, p, &plan, NULL, res, out->why, sizeof out->why);
     const sow_search_result *r = &res->search;
     if (e == SOW_OK) {
         out->sol = r->sol;
@@ -201,8 +199,6 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
         sol->score = 0;
         out->how = ENGINE_CUT;
         e = SOW_OK;
-    } else {
-        set_why(out, res->error);
     }
     free(res);
     if (!e)

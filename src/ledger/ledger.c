@@ -5,7 +5,6 @@
  * creation cut short leaves a file the next run takes up again.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack */
 #include <xxhash.h>
 
+#include "msg.h"
 #include "sow/ledger.h"
 #include "sow/notation.h"
 #include "sow/rules.h"
@@ -64,19 +64,6 @@ bool sow_ledger_available(void)
     return true;
 }
 
-static sow_err why_set(char *why, size_t n, sow_err e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static sow_err why_set(char *why, size_t n, sow_err e, const char *fmt, ...)
-{
-    if (why && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
-
 /* "disk full (SQLITE_FULL)": the cause of the connection's last failure,
  * with SQLite's code so that a report can be looked up. */
 static void cause(sqlite3 *db, char *buf, size_t n)
@@ -119,7 +106,7 @@ static sow_err sql_fail(sow_ledger *l, char *why, size_t n, const char *what)
     sow_err e = code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? SOW_E_FORMAT : SOW_E_IO;
     char c[160];
     cause(l->db, c, sizeof c);
-    return why_set(why, n, e, "%s: %s: %s", l->path, what, c);
+    return sow_fail(why, n, e, "%s: %s: %s", l->path, what, c);
 }
 
 static sow_err exec(sow_ledger *l, const char *sql, char *why, size_t n)
@@ -178,10 +165,10 @@ static sow_err read_id(sow_ledger *l, sow_ledger_id *id, char *why, size_t n)
     bool ok = true;
     memset(id, 0, sizeof *id);
     if (!meta_get(l, "format", name, sizeof name) || strcmp(name, FORMAT_NAME) != 0)
-        return why_set(why, n, SOW_E_FORMAT, "%s is not a sow ledger", l->path);
+        return sow_fail(why, n, SOW_E_FORMAT, "%s is not a sow ledger", l->path);
     long version = meta_int(l, "version", &ok);
     if (!ok || version < FORMAT_OLDEST || version > FORMAT_VERSION)
-        return why_set(why, n, SOW_E_FORMAT, "%s is a sow ledger of version %ld; this sow reads "
+        return sow_fail(why, n, SOW_E_FORMAT, "%s is a sow ledger of version %ld; this sow reads "
                        "versions %d to %d", l->path, version, FORMAT_OLDEST, FORMAT_VERSION);
     l->version = (int)version;
     id->cfg.pits = (int)meta_int(l, "pits", &ok);
@@ -192,7 +179,7 @@ static sow_err read_id(sow_ledger *l, sow_ledger_id *id, char *why, size_t n)
          meta_get(l, "position", id->position, sizeof id->position) &&
          sow_game_parse(game, &id->cfg.game) == SOW_OK;
     if (!ok)
-        return why_set(why, n, SOW_E_FORMAT, "%s: the ledger's description of its solve is "
+        return sow_fail(why, n, SOW_E_FORMAT, "%s: the ledger's description of its solve is "
                        "damaged", l->path);
     return SOW_OK;
 }
@@ -302,7 +289,7 @@ static sow_err first_read(sow_ledger *l, char *why, size_t n)
         sqlite3_close(l->db);
         l->db = NULL;
         if (open_immutable(l->path, &l->db) != SQLITE_OK && !l->db)
-            return why_set(why, n, SOW_E_NOMEM, "out of memory");
+            return sow_fail(why, n, SOW_E_NOMEM, "out of memory");
         rc = sqlite3_exec(l->db, probe, NULL, NULL, NULL);
     }
     return rc == SQLITE_OK ? SOW_OK : sql_fail(l, why, n, "cannot read the ledger");
@@ -313,10 +300,10 @@ static sow_err connect(const char *path, bool write, sow_ledger **out, char *why
     *out = NULL;
     struct stat sb;
     if (!write && stat(path, &sb) != 0)
-        return why_set(why, n, SOW_E_IO, "%s: no such ledger", path);
+        return sow_fail(why, n, SOW_E_IO, "%s: no such ledger", path);
     sow_ledger *l = calloc(1, sizeof *l);
     if (!l)
-        return why_set(why, n, SOW_E_NOMEM, "out of memory");
+        return sow_fail(why, n, SOW_E_NOMEM, "out of memory");
     snprintf(l->path, sizeof l->path, "%s", path);
     /* A reader never writes: a ledger on a read-only disk, or one whose
      * folder it may not write to, can still be read. */
@@ -324,13 +311,13 @@ static sow_err connect(const char *path, bool write, sow_ledger **out, char *why
     sow_err e = SOW_OK;
     if (sqlite3_open_v2(path, &l->db, flags, NULL) != SQLITE_OK) {
         e = l->db ? sql_fail(l, why, n, "cannot open")
-                  : why_set(why, n, SOW_E_NOMEM, "out of memory");
+                  : sow_fail(why, n, SOW_E_NOMEM, "out of memory");
     } else {
         sqlite3_busy_timeout(l->db, BUSY_MS);
         /* A file that is not SQLite fails at its first read, here. */
         e = write ? exec(l, "PRAGMA journal_mode=WAL", why, n) : first_read(l, why, n);
         if (e == SOW_E_FORMAT || (e && l->db && sqlite3_errcode(l->db) == SQLITE_NOTADB))
-            e = why_set(why, n, SOW_E_FORMAT, "%s is not a sow ledger (not an SQLite file)",
+            e = sow_fail(why, n, SOW_E_FORMAT, "%s is not a sow ledger (not an SQLite file)",
                         path);
         e = e || !write ? e : exec(l, "PRAGMA synchronous=FULL", why, n);
         if (!e && write &&
@@ -417,7 +404,7 @@ static sow_err begin_run(sow_ledger *l, const sow_ledger_id *id, char *why, size
         char a[256], b[256];
         describe(&have, a, sizeof a);
         describe(id, b, sizeof b);
-        return why_set(why, n, SOW_E_MISMATCH,
+        return sow_fail(why, n, SOW_E_MISMATCH,
                        "%s is the ledger of another solve (%s), not of this one (%s)", l->path,
                        a, b);
     }
@@ -446,7 +433,7 @@ sow_err sow_ledger_open(const char *path, const sow_game *g, const sow_ledger_id
     if (!e) {
         l->g = g;
         if (sow_pos_parse(g, id->position, &l->root, NULL, 0))
-            e = why_set(why, why_size, SOW_E_ARG, "the root position %s is not one of the game",
+            e = sow_fail(why, why_size, SOW_E_ARG, "the root position %s is not one of the game",
                         id->position);
     }
     if (!e) {
@@ -618,7 +605,7 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
         return e;
     sow_game g;
     if (sow_game_init(&g, &id.cfg))
-        return why_set(why, why_size, SOW_E_FORMAT, "%s: the ledger names no valid game",
+        return sow_fail(why, why_size, SOW_E_FORMAT, "%s: the ledger names no valid game",
                        l->path);
     sqlite3_stmt *st;
     /* A version-1 ledger has no checksums to check. */
@@ -637,7 +624,7 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
             cap = cap ? 2 * cap : 256;
             sow_unit *v = realloc(u, cap * sizeof *v);
             if (!v) {
-                e = why_set(why, why_size, SOW_E_NOMEM, "out of memory");
+                e = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory");
                 break;
             }
             u = v;
@@ -647,14 +634,14 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
         const char *line = (const char *)sqlite3_column_text(st, 0);
         const char *state = (const char *)sqlite3_column_text(st, 2);
         if (!line || !state || sow_units_line_parse(&g, line, x)) {
-            e = why_set(why, why_size, SOW_E_FORMAT, "%s: unit %zu has a damaged line",
+            e = sow_fail(why, why_size, SOW_E_FORMAT, "%s: unit %zu has a damaged line",
                         l->path, *n + 1);
             break;
         }
         x->threshold = sqlite3_column_int(st, 1);
         x->done = strcmp(state, "done") == 0;
         if (x->done && sqlite3_column_type(st, 3) == SQLITE_NULL) {
-            e = why_set(why, why_size, SOW_E_FORMAT, "%s: unit %zu is done without an answer",
+            e = sow_fail(why, why_size, SOW_E_FORMAT, "%s: unit %zu is done without an answer",
                         l->path, *n + 1);
             break;
         }
@@ -664,7 +651,7 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
         x->seconds = sqlite3_column_double(st, 6);
         x->worker = sqlite3_column_int(st, 7);
         if (x->done && l->version >= 2 && !sum_ok(st, x)) {
-            e = why_set(why, why_size, SOW_E_CHECKSUM, "%s: unit %lld (line %s, threshold %d) "
+            e = sow_fail(why, why_size, SOW_E_CHECKSUM, "%s: unit %lld (line %s, threshold %d) "
                         "fails its checksum: its answer was changed after it was written; the "
                         "ledger is refused", l->path, (long long)sqlite3_column_int64(st, 8),
                         line, x->threshold);
@@ -698,7 +685,7 @@ sow_err sow_ledger_get_status(sow_ledger *l, sow_ledger_status *st, char *why, s
     sow_game g;
     sow_pos root;
     if (sow_game_init(&g, &st->id.cfg) || sow_pos_parse(&g, st->id.position, &root, NULL, 0))
-        return why_set(why, why_size, SOW_E_FORMAT, "%s: the ledger names no valid game or "
+        return sow_fail(why, why_size, SOW_E_FORMAT, "%s: the ledger names no valid game or "
                        "position", l->path);
     sow_unit *u;
     size_t n;
@@ -718,7 +705,7 @@ sow_err sow_ledger_get_status(sow_ledger *l, sow_ledger_status *st, char *why, s
     e = sow_units_prove(&g, &root, st->id.depth, u, n, &st->bounds);
     free(u);
     if (e)
-        return why_set(why, why_size, e, "%s: the ledger's frontier: %s", l->path,
+        return sow_fail(why, why_size, e, "%s: the ledger's frontier: %s", l->path,
                        sow_err_name(e));
     st->solved = st->bounds.lower == st->bounds.upper;
     st->remaining_cpu = st->solved ? 0

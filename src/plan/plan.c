@@ -300,7 +300,8 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
 }
 
 /* The database decision: out->db_seeds and its reason. */
-static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
+static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out, char *why,
+                       size_t why_size)
 {
     int board = out->board_seeds;
     bool forced = lim->db_seeds > 0;
@@ -315,14 +316,14 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
             out->db_degraded = true;
         }
         if (k > sow_retro_max_seeds(g))
-            return sow_fail(out->error, sizeof out->error, SOW_E_LIMIT,
+            return sow_fail(why, why_size, SOW_E_LIMIT,
                             "a database up to %d seeds is beyond what its entries can hold for "
                             "this game (at most %d)",
                             k, sow_retro_max_seeds(g));
         size_t tt = table_mb(lim, board, k);
         if (!fits(g, lim, board, k)) {
             size_t need = sow_db_bytes(g, k);
-            return sow_fail(out->error, sizeof out->error, SOW_E_NOMEM,
+            return sow_fail(why, why_size, SOW_E_NOMEM,
                             "a database up to %d seeds takes %.0f MB, more than the memory "
                             "(%.0f MB) minus the %zu MB table",
                             k, need == SIZE_MAX ? INFINITY : mib(need), mib(lim->memory), tt);
@@ -381,34 +382,34 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
 }
 
 sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
-                      sow_plan *out)
+                      sow_plan *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
     out->limits = *lim;
     sow_limits *L = &out->limits;
     if (L->threads < 0)
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG, "threads: %d is negative",
+        return sow_fail(why, why_size, SOW_E_ARG, "threads: %d is negative",
                         L->threads);
     if (L->threads == 0)
         L->threads = sow_plan_default_threads();
     if (L->memory == 0)
         L->memory = sow_plan_default_memory();
     if (L->memory < MB)
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+        return sow_fail(why, why_size, SOW_E_ARG,
                         "the memory budget is under 1 MB");
     if (sow_position_check(g, pos) != SOW_OK)
-        return sow_fail(out->error, sizeof out->error, SOW_E_POSITION,
+        return sow_fail(why, why_size, SOW_E_POSITION,
                         "not a position of this game");
     if (L->no_db && (L->db_dir || L->db_seeds > 0))
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+        return sow_fail(why, why_size, SOW_E_ARG,
                         "--no-db excludes --db and --db-seeds");
     if ((uint64_t)L->tt_mb * MB > L->memory)
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+        return sow_fail(why, why_size, SOW_E_ARG,
                         "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb, mib(L->memory));
     out->board_seeds = sow_seeds_on_board(g, pos);
     out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
 
-    sow_err e = plan_db(g, L, out);
+    sow_err e = plan_db(g, L, out, why, why_size);
     if (e)
         return e;
     int k = out->db_seeds;
@@ -419,7 +420,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         out->root_in_db = k >= out->board_seeds;
     }
     if (!out->root_in_db && !sow_search_exact(g, pos))
-        return sow_fail(out->error, sizeof out->error, SOW_E_LIMIT,
+        return sow_fail(why, why_size, SOW_E_LIMIT,
                         "%d seeds on %d pits are too many for the exact solver: its table keys "
                         "are an exact 64-bit code of the board, and this board has more codes",
                         out->board_seeds, 2 * g->m);
@@ -466,14 +467,14 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
 #define ANALYSIS_BUILD_SHARE 0.25
 
 sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
-                          sow_plan *out)
+                          sow_plan *out, char *why, size_t why_size)
 {
     sow_limits L = *lim;
     L.time_limit = 0;
     L.tt_mb = lim->tt_mb ? lim->tt_mb : 1;
     sow_plan probe;
     /* The checks and the forced and no-database cases are sow_plan_make's. */
-    sow_err e = sow_plan_make(g, pos, &L, &probe);
+    sow_err e = sow_plan_make(g, pos, &L, &probe, why, why_size);
     /* SOW_E_LIMIT for the board comes after the database decision
      * (db_seeds set, or none asked for); before it, a forced size beyond
      * the entries. */
@@ -607,7 +608,7 @@ static void wide_bounds(const sow_game *g, const sow_pos *pos, int board, sow_se
  * and database leave. Every move's value; the principal variation is the
  * best move only. SOW_E_LIMIT if that graph does not fit either. */
 static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
-                              const sow_db *db, sow_plan_result *out)
+                              const sow_db *db, sow_plan_result *out, char *why, size_t why_size)
 {
     uint64_t used = (uint64_t)plan->tt_mb * MB + plan->db_bytes;
     if (used >= plan->limits.memory)
@@ -619,7 +620,7 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
     sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, &r->sol);
     if (e) {
         if (e == SOW_E_LIMIT)
-            sow_fail(out->error, sizeof out->error, e,
+            sow_fail(why, why_size, e,
                      "a line of play is longer than the search stack, and the "
                      "positions above the database do not fit the memory");
         return e;
@@ -677,7 +678,8 @@ static int grow_to(const sow_game *g, const sow_plan *plan, const sow_plan_resul
 /* Opens the next step's database (closed the last one first: the two are
  * never held together) and records it in *r. */
 static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_callbacks *cb,
-                       int next, sow_db **db, sow_oracle *oracle, sow_plan_result *r)
+                       int next, sow_db **db, sow_oracle *oracle, sow_plan_result *r,
+                       char *why, size_t why_size)
 {
     sow_plan step = *plan;
     step.db_seeds = next;
@@ -686,24 +688,26 @@ static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_c
     step.root_in_db = false;
     if (cb->phase)
         cb->phase(cb->ctx, "database");
-    char why[SOW_PLAN_WHY];
     double d0 = sow_now();
-    sow_err e = sow_plan_open_db(g, &step, cb, db, oracle, why, sizeof why);
+    sow_err e = sow_plan_open_db(g, &step, cb, db, oracle, why, why_size);
     r->db_last_seconds = sow_now() - d0;
     r->db_seconds += r->db_last_seconds;
     if (e)
-        return sow_fail(r->error, sizeof r->error, e, "%s", why);
+        return e;
     r->db_seeds = next;
     r->db_bytes = step.db_bytes;
     return SOW_OK;
 }
 
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
-                       const sow_plan_callbacks *cb, sow_plan_result *out)
+                       const sow_plan_callbacks *cb, sow_plan_result *out, char *why,
+                       size_t why_size)
 {
     static const sow_plan_callbacks none = {0};
     if (!cb)
         cb = &none;
+    char msg[SOW_WHY]; /* errors below add a message unless one was given */
+    why = sow_why_or(why, &why_size, msg);
     const sow_limits *L = &plan->limits;
     double t0 = sow_now();
     memset(out, 0, sizeof *out);
@@ -727,10 +731,10 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         };
         e = sow_search_new(g, &so, &s);
         if (e == SOW_E_NOMEM)
-            return sow_fail(out->error, sizeof out->error, e,
+            return sow_fail(why, why_size, e,
                             "cannot allocate a %zu MB transposition table", plan->tt_mb);
         if (e)
-            return sow_fail(out->error, sizeof out->error, e, "%s", sow_err_name(e));
+            return sow_fail(why, why_size, e, "%s", sow_err_name(e));
     }
 
     if (plan->trial_seconds > 0) {
@@ -758,13 +762,10 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         if (cb->phase)
             cb->phase(cb->ctx, "database");
         double d0 = sow_now();
-        char why[SOW_PLAN_WHY];
-        e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, sizeof why);
+        e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, why_size);
         out->db_seconds = out->db_last_seconds = sow_now() - d0;
-        if (e) {
-            sow_fail(out->error, sizeof out->error, e, "%s", why);
+        if (e)
             goto done;
-        }
         out->db_seeds = out->db_first_seeds = plan->db_seeds;
         out->db_bytes = plan->db_bytes;
     }
@@ -777,7 +778,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         memset(&out->search, 0, sizeof out->search);
         e = answer_from_db(db, g, pos, L->pie_opening, &out->search);
         if (e) {
-            sow_fail(out->error, sizeof out->error, e, "probing the root: %s", sow_err_name(e));
+            sow_fail(why, why_size, e, "probing the root: %s", sow_err_name(e));
             goto done;
         }
         out->search.seconds = out->search.seconds_value = sow_now() - p0;
@@ -806,7 +807,7 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         double c0 = sow_cpu_now(), w0 = sow_now();
         e = sow_search_solve(s, pos, &out->search);
         if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
-            e = solve_above_db(g, pos, plan, db, out);
+            e = solve_above_db(g, pos, plan, db, out, why, why_size);
         out->cpu_seconds += sow_cpu_now() - c0;
         if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
             break;
@@ -818,18 +819,18 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         db = NULL;
         /* On failure (stopped while building) out->search keeps the bounds
          * and the nodes of the search just cut. */
-        if ((e = grow_db(g, plan, cb, next, &db, &oracle, out)) != SOW_OK)
+        if ((e = grow_db(g, plan, cb, next, &db, &oracle, out, why, why_size)) != SOW_OK)
             break;
         spent += out->search.sol.nodes;
     }
     out->search.sol.nodes += spent;
 
 done:
-    if (e == SOW_E_LIMIT && !out->error[0])
-        sow_fail(out->error, sizeof out->error, e,
+    if (e == SOW_E_LIMIT && !why[0])
+        sow_fail(why, why_size, e,
                  "a line of play is longer than the search stack");
-    else if (e && !out->error[0])
-        sow_fail(out->error, sizeof out->error, e, "%s",
+    else if (e && !why[0])
+        sow_fail(why, why_size, e, "%s",
                  e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
     if (s)
         sow_search_free(s);
@@ -851,10 +852,8 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
     if (!cb)
         cb = &none;
     *db = NULL;
-    if (plan->db_seeds <= 0) {
-        snprintf(why, why_size, "no database planned");
-        return SOW_E_ARG;
-    }
+    if (plan->db_seeds <= 0)
+        return sow_fail(why, why_size, SOW_E_ARG, "no database planned");
     const sow_limits *L = &plan->limits;
     sow_db_options o = {
         .threads = L->threads,
@@ -868,12 +867,10 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         .wait = cb->db_wait,
         .wait_ctx = cb->ctx,
     };
-    char w[SOW_PLAN_WHY];
+    char w[SOW_WHY];
     sow_err e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, w, sizeof w);
-    if (e) {
-        snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, w);
-        return e;
-    }
+    if (e)
+        return sow_fail(why, why_size, e, "database up to %d seeds: %s", plan->db_seeds, w);
     sow_plan_oracle(*db, plan->db_seeds, oracle);
     return SOW_OK;
 }

@@ -4,14 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "msg.h"
 #include "rules_internal.h"
 #include "sow/notation.h"
-
-static void say(char *why, size_t size, const char *msg)
-{
-    if (why && size)
-        snprintf(why, size, "%s", msg);
-}
 
 int sow_pos_text_pits(const char *text)
 {
@@ -59,23 +54,21 @@ sow_err sow_pos_parse(const sow_game *g, const char *text, sow_pos *out,
     int tz_in_row[2] = {0, 0}; /* pit number marked x in that row, 0 none */
     int store[2];
     static const char *const side[2] = {"south", "north"};
-    char msg[96];
 
     for (int h = 0; h < 2; h++) {
         for (int k = 0; k < m; k++) {
             if (k > 0) {
                 if (*s != ',') {
-                    snprintf(msg, sizeof msg, "%s row must have %d pits", side[h], m);
-                    say(why, why_size, msg);
-                    return SOW_E_POSITION;
+                    return sow_fail(why, why_size, SOW_E_POSITION, "%s row must have %d pits",
+                                    side[h], m);
                 }
                 s++;
             }
             if (*s == 'x') {
                 if (tz_in_row[h] || !g->tuzdik) {
-                    say(why, why_size, g->tuzdik ? "at most one tuzdik per row"
-                                                 : "this game has no tuzdik ('x')");
-                    return SOW_E_POSITION;
+                    return sow_fail(why, why_size, SOW_E_POSITION, "%s",
+                                    g->tuzdik ? "at most one tuzdik per row"
+                                              : "this game has no tuzdik ('x')");
                 }
                 tz_in_row[h] = k + 1;
                 rows[h][k] = 0;
@@ -84,32 +77,27 @@ sow_err sow_pos_parse(const sow_game *g, const char *text, sow_pos *out,
             }
             int v = read_count(&s);
             if (v < 0) {
-                snprintf(msg, sizeof msg, "%s pit %d: expected a count 0..255", side[h], k + 1);
-                say(why, why_size, msg);
-                return SOW_E_POSITION;
+                return sow_fail(why, why_size, SOW_E_POSITION, "%s pit %d: expected a count 0..255",
+                                side[h], k + 1);
             }
             rows[h][k] = v;
         }
-        if (*s != '/') {
-            snprintf(msg, sizeof msg, "%s row must have %d pits, then '/'", side[h], m);
-            say(why, why_size, msg);
-            return SOW_E_POSITION;
-        }
+        if (*s != '/')
+            return sow_fail(why, why_size, SOW_E_POSITION, "%s row must have %d pits, then '/'",
+                            side[h], m);
         s++;
         store[h] = read_count(&s);
-        if (store[h] < 0 || *s != '/') {
-            snprintf(msg, sizeof msg, "%s store: expected a count 0..255, then '/'", side[h]);
-            say(why, why_size, msg);
-            return SOW_E_POSITION;
-        }
+        if (store[h] < 0 || *s != '/')
+            return sow_fail(why, why_size, SOW_E_POSITION,
+                            "%s store: expected a count 0..255, then '/'", side[h]);
         s++;
     }
     int mover;
     if ((s[0] == 's' || s[0] == 'n') && s[1] == '\0') {
         mover = s[0] == 'n';
     } else {
-        say(why, why_size, "expected 's' or 'n' (side to move) at the end");
-        return SOW_E_POSITION;
+        return sow_fail(why, why_size, SOW_E_POSITION,
+                        "expected 's' or 'n' (side to move) at the end");
     }
 
     /* Fill the halves: half 0 is the mover. An x in player h's row is the
@@ -127,15 +115,13 @@ sow_err sow_pos_parse(const sow_game *g, const char *text, sow_pos *out,
         b[SOW_B_TUZDIK] = (uint8_t)tz_in_row[1 - h];
     }
     if (total > SOW_MAX_TOTAL) {
-        snprintf(msg, sizeof msg, "%d seeds in all; at most %d are supported", total, SOW_MAX_TOTAL);
-        say(why, why_size, msg);
-        return SOW_E_POSITION;
+        return sow_fail(why, why_size, SOW_E_POSITION, "%d seeds in all; at most %d are supported",
+                        total, SOW_MAX_TOTAL);
     }
-    if (sow_position_check(g, &p) != SOW_OK) {
-        say(why, why_size, "a tuzdik cannot be a player's pit m, and the two "
-                           "tuzdiks cannot have the same pit number");
-        return SOW_E_POSITION;
-    }
+    if (sow_position_check(g, &p) != SOW_OK)
+        return sow_fail(why, why_size, SOW_E_POSITION,
+                        "a tuzdik cannot be a player's pit m, and the two "
+                        "tuzdiks cannot have the same pit number");
     *out = p;
     return SOW_OK;
 }

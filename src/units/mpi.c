@@ -30,6 +30,7 @@
 
 #include "clock.h"
 #include "internal.h"
+#include "msg.h"
 #include "sow/units_mpi.h"
 
 enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY, T_ALIVE };
@@ -154,7 +155,7 @@ typedef struct manager {
     double silence;          /* silent this long: dead */
     sow_unit *back;          /* a dead worker's units, to give back */
     int nback;
-    char *why;               /* the solve's out->error */
+    char *why;               /* the solve's message buffer */
     size_t why_size;
 } manager;
 
@@ -311,8 +312,8 @@ static void m_cancel(void *ctx)
     }
 }
 
-/* Every worker's READY; the first failure's why into out. */
-static sow_err gather_ready(int size, int *slots, sow_units_result *out)
+/* Every worker's READY; the first failure's why into why. */
+static sow_err gather_ready(int size, int *slots, char *why, size_t why_size)
 {
     sow_err first = SOW_OK;
     for (int n = 1; n < size; n++) {
@@ -327,14 +328,13 @@ static sow_err gather_ready(int size, int *slots, sow_units_result *out)
             rc = MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, T_READY, MPI_COMM_WORLD,
                           MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
-            return mpi_fail(rc, "waiting for the workers", out->error, sizeof out->error);
+            return mpi_fail(rc, "waiting for the workers", why, why_size);
         if (st.MPI_SOURCE > 0 && st.MPI_SOURCE < size)
             slots[st.MPI_SOURCE] = m.slots < 1 ? 1 : m.slots;
         if (m.err && !first) {
             m.why[sizeof m.why - 1] = 0;
             first = (sow_err)m.err;
-            snprintf(out->error, sizeof out->error, "worker (rank %d): %.140s", st.MPI_SOURCE,
-                     m.why);
+            snprintf(why, why_size, "worker (rank %d): %.140s", st.MPI_SOURCE, m.why);
         }
     }
     return first;
@@ -351,9 +351,11 @@ static void quit_all(int size, const bool *dead)
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                               int depth, const sow_unit *known, size_t nknown,
                               const sow_units_journal *j, const sow_units_callbacks *cb,
-                              sow_units_result *out)
+                              sow_units_result *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
+    char msg[SOW_WHY];
+    why = sow_why_or(why, &why_size, msg);
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* The database files first, built by this rank alone if missing, so
@@ -361,30 +363,29 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
     int go = 1;
     if (plan->db_seeds > 0 && plan->limits.db_dir) {
         sow_units_worker *w;
-        sow_err e = sow_units_worker_new(g, root, plan, cb, &w, out->error, sizeof out->error);
+        sow_err e = sow_units_worker_new(g, root, plan, cb, &w, why, why_size);
         sow_units_worker_free(w);
         go = e == SOW_OK;
         int rc = wait_go(&go);
         if (e)
             return e;
         if (rc != MPI_SUCCESS)
-            return mpi_fail(rc, "starting the workers", out->error, sizeof out->error);
+            return mpi_fail(rc, "starting the workers", why, why_size);
     } else {
         int rc = wait_go(&go);
         if (rc != MPI_SUCCESS)
-            return mpi_fail(rc, "starting the workers", out->error, sizeof out->error);
+            return mpi_fail(rc, "starting the workers", why, why_size);
     }
-    manager M = {.size = size, .silence = silence_seconds(), .why = out->error,
-                 .why_size = sizeof out->error};
+    manager M = {.size = size, .silence = silence_seconds(), .why = why, .why_size = why_size};
     M.slots = calloc((size_t)size, sizeof *M.slots);
     M.first = calloc((size_t)size, sizeof *M.first);
     M.dead = calloc((size_t)size, sizeof *M.dead);
     M.heard = calloc((size_t)size, sizeof *M.heard);
     sow_err e = M.slots && M.first && M.dead && M.heard ? SOW_OK : SOW_E_NOMEM;
     if (e)
-        snprintf(out->error, sizeof out->error, "no memory");
+        snprintf(why, why_size, "no memory");
     else
-        e = gather_ready(size, M.slots, out);
+        e = gather_ready(size, M.slots, why, why_size);
     if (e) {
         quit_all(size, NULL);
     } else {
@@ -397,10 +398,11 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
         M.back = calloc((size_t)all, sizeof *M.back);
         if (!M.fl || !M.back) {
             e = SOW_E_NOMEM;
-            snprintf(out->error, sizeof out->error, "no memory");
+            snprintf(why, why_size, "no memory");
         } else {
             M.pool = (sow_units_pool){all, m_submit, m_wait, m_cancel, &M};
-            e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out);
+            e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out,
+                                     why, why_size);
         }
         quit_all(size, M.dead);
         out->workers_lost = 0;

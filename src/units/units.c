@@ -243,10 +243,8 @@ sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_p
 {
     *out = NULL;
     sow_units_worker *w = calloc(1, sizeof *w);
-    if (!w) {
-        snprintf(why, why_size, "no memory");
-        return SOW_E_NOMEM;
-    }
+    if (!w)
+        return sow_fail(why, why_size, SOW_E_NOMEM, "no memory");
     *w = (sow_units_worker){.g = g, .root = *root, .plan = plan, .t0 = sow_now()};
     const sow_limits *L = &plan->limits;
     sow_search_options so = {
@@ -260,9 +258,9 @@ sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_p
     };
     sow_err e = sow_search_new(g, &so, &w->s);
     if (e == SOW_E_NOMEM)
-        snprintf(why, why_size, "cannot allocate a %zu MB transposition table", plan->tt_mb);
+        sow_fail(why, why_size, e, "cannot allocate a %zu MB transposition table", plan->tt_mb);
     else if (e)
-        snprintf(why, why_size, "%s", sow_err_name(e));
+        sow_fail(why, why_size, e, "%s", sow_err_name(e));
     if (!e && plan->db_seeds > 0) {
         sow_plan_callbacks pc = {.db_progress = cb ? cb->db_progress : NULL,
                                  .ctx = cb ? cb->ctx : NULL};
@@ -430,6 +428,8 @@ typedef struct solver {
     const sow_units_journal *j;
     const sow_units_callbacks *cb;
     sow_units_result *out;
+    char *why;           /* the caller's message buffer, never NULL here */
+    size_t why_size;
     double t0;
     /* The questions in flight: fl[k] about leaf fl_leaf[k]. */
     sow_unit *fl;
@@ -521,7 +521,7 @@ static void tick(void *ctx)
 static sow_err collect(solver *S)
 {
     if (S->inflight == 0)
-        return sow_fail(S->out->error, sizeof S->out->error, SOW_E_ARG,
+        return sow_fail(S->why, S->why_size, SOW_E_ARG,
                         "waiting with no question in flight (a bug)");
     sow_unit u;
     sow_err e = S->pool->wait(S->pool->ctx, &u);
@@ -533,7 +533,7 @@ static sow_err collect(solver *S)
     while (k < S->inflight && S->fl_leaf[k] != i)
         k++;
     if (i < 0 || k == S->inflight)
-        return sow_fail(S->out->error, sizeof S->out->error, SOW_E_ARG,
+        return sow_fail(S->why, S->why_size, SOW_E_ARG,
                         "an answer to a question not asked (a bug)");
     u.ticket = S->fl[k].ticket;
     S->inflight--;
@@ -696,20 +696,25 @@ static sow_err drain(solver *S)
 
 sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *plan, int depth,
                         const sow_unit *known, size_t nknown, const sow_units_journal *j,
-                        const sow_units_callbacks *cb, sow_units_result *out)
+                        const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                        size_t why_size)
 {
-    return sow_units_solve_pool(g, root, plan, depth, known, nknown, NULL, j, cb, out);
+    return sow_units_solve_pool(g, root, plan, depth, known, nknown, NULL, j, cb, out, why,
+                                why_size);
 }
 
 sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              int depth, const sow_unit *known, size_t nknown,
                              const sow_units_pool *pool, const sow_units_journal *j,
-                             const sow_units_callbacks *cb, sow_units_result *out)
+                             const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                             size_t why_size)
 {
     memset(out, 0, sizeof *out);
+    char msg[SOW_WHY]; /* errors below add a message unless one was given */
+    why = sow_why_or(why, &why_size, msg);
     double cpu0 = sow_cpu_now();
-    solver S = {.T = {.g = g}, .plan = plan, .j = j, .cb = cb, .out = out, .t0 = sow_now(),
-                .cpu0 = cpu0};
+    solver S = {.T = {.g = g}, .plan = plan, .j = j, .cb = cb, .out = out, .why = why,
+                .why_size = why_size, .t0 = sow_now(), .cpu0 = cpu0};
     /* No pool given: this process answers, one unit at a time on one
      * thread, else one unit per thread at once (pool.c), set up below. */
     int threads = plan->limits.threads;
@@ -719,13 +724,13 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
     S.slots = S.pool->slots < 1 ? 1 : S.pool->slots > MAX_SLOTS ? MAX_SLOTS : S.pool->slots;
     wide(g, root, &out->lower, &out->upper);
     if (depth < 1 || depth > SOW_UNITS_MAX_DEPTH)
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+        return sow_fail(why, why_size, SOW_E_ARG,
                         "the frontier depth %d is not within 1..%d", depth, SOW_UNITS_MAX_DEPTH);
     if (plan->limits.pie_opening)
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+        return sow_fail(why, why_size, SOW_E_ARG,
                         "work units do not take a pie-rule opening");
     if (sow_over(g, root))
-        return sow_fail(out->error, sizeof out->error, SOW_E_ARG,
+        return sow_fail(why, why_size, SOW_E_ARG,
                         "the game is over: there is nothing to solve");
     S.fl = malloc((size_t)S.slots * sizeof *S.fl);
     S.fl_leaf = malloc((size_t)S.slots * sizeof *S.fl_leaf);
@@ -733,15 +738,14 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
     if (!e)
         e = grow(&S.T, root, depth, known, nknown, &out->reused);
     if (e == SOW_E_LIMIT)
-        sow_fail(out->error, sizeof out->error, e,
+        sow_fail(why, why_size, e,
                  "a frontier at %d plies has over %u nodes above it: take a smaller depth", depth,
                  MAX_NODES);
     else if (e)
-        sow_fail(out->error, sizeof out->error, e, "no memory for the tree above the frontier");
+        sow_fail(why, why_size, e, "no memory for the tree above the frontier");
     for (size_t i = 0; !e && i < S.T.n; i++)
         out->frontier += S.T.t[i].leaf;
-    if (!e && (e = sow_units_worker_new(g, root, plan, cb, &S.w, out->error,
-                                        sizeof out->error)) == SOW_OK)
+    if (!e && (e = sow_units_worker_new(g, root, plan, cb, &S.w, why, why_size)) == SOW_OK)
         out->db_seeds = S.w->db_seeds;
     double own = 0; /* this process's CPU in searches */
     if (!e) {
@@ -790,8 +794,8 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
                 break;
             }
         }
-    } else if (!out->error[0]) {
-        sow_fail(out->error, sizeof out->error, e, "%s",
+    } else if (!why[0]) {
+        sow_fail(why, why_size, e, "%s",
                  e == SOW_E_INTERRUPTED ? "interrupted"
                  : e == SOW_E_LIMIT     ? "a line of play is longer than the search stack"
                  : e == SOW_E_MOVE      ? "a unit's line is not legal play (a bug)"
