@@ -238,7 +238,7 @@ static sow_err refuse(void *ctx, const sow_unit *u)
 
 /* Sets the stop flag after a number of answers: a Ctrl-C in mid-solve. */
 typedef struct stopper {
-    volatile int stop;
+    sow_stop_flag stop;
     int left;
 } stopper;
 
@@ -269,7 +269,7 @@ static void test_stopped(void **state)
                          SOW_E_IO);
         assert_int_equal(r.units, 2);
         assert_true(r.lower <= want && want <= r.upper);
-        volatile int stop = 1;
+        sow_stop_flag stop = 1;
         plan.limits.stop = &stop;
         assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, NULL, NULL, &r, NULL, 0),
                          SOW_E_INTERRUPTED);
