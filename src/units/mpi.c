@@ -226,15 +226,18 @@ static sow_err m_submit(void *ctx, sow_unit *u)
     return SOW_OK;
 }
 
-/* Silence counts only while the manager listens: the time it spent away
- * (its own searches between answers, or descheduled) moves every live
- * worker's last word on, since their words meanwhile are still queued. */
+/* Silence counts only while the manager listens: a gap of more than AWAY
+ * seconds since it last looked (its own searches between answers, or it
+ * was descheduled) moves every live worker's last word on, since their
+ * words meanwhile are still queued. */
+#define AWAY 0.1
+
 static void listening(manager *M)
 {
     double now = sow_now(), away = now - M->polled;
     M->polled = now;
     for (int r = 1; r < M->size; r++)
-        if (!M->dead[r] && away > 0)
+        if (!M->dead[r] && away > AWAY)
             M->heard[r] = M->heard[r] + away < now ? M->heard[r] + away : now;
 }
 
@@ -318,15 +321,14 @@ static sow_err m_wait(void *ctx, sow_unit *u)
 {
     manager *M = ctx;
     memset(u, 0, sizeof *u);
-    listening(M);
     for (;;) {
         if (M->nback) { /* a dead worker's units come back one a call */
             *u = M->back[--M->nback];
             return SOW_OK;
         }
+        listening(M);
         MPI_Status st;
         int flag = 0, rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-        M->polled = sow_now();
         if (rc != MPI_SUCCESS)
             return mpi_fail(rc, "waiting for an answer", M->why, M->why_size);
         if (flag) {
@@ -381,6 +383,7 @@ static sow_err gather_ready(manager *M, sow_units_result *out)
     for (int r = 1; r < M->size; r++)
         M->heard[r] = M->polled;
     for (int waiting = M->size - 1; waiting > 0;) {
+        listening(M);
         MPI_Status st;
         int flag = 0, rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (rc != MPI_SUCCESS)
