@@ -3,14 +3,18 @@
 # ranks (oversubscribed) give the local solve's value on small boards of
 # every game; a worker killed mid-run under --enable-recovery has its unit
 # asked again and the solve finishes; killed without it (Open MPI ends the
-# job), the same command resumes from the ledger. A build without MPI:
+# job), the same command resumes from the ledger. Killed before its first
+# unit, the others go on; stopped past the silence and resumed, its late
+# answer is ignored; every worker dead: the bounds so far and exit 1
+# (stopped workers: SIGSTOP, SIGCONT). A build without MPI:
 # --mpi and a run that looks started by mpirun are refused in one line.
 # Skipped (77) when the build has MPI but mpirun is missing.
 set -euo pipefail
 SOW=$1
 T=$(mktemp -d)
 mp=""
-trap '[ -n "$mp" ] && kill -9 "$mp" 2>/dev/null; rm -rf "$T"' EXIT
+# TERM: timeout passes it on to mpirun (a KILL would leave mpirun running).
+trap '[ -n "$mp" ] && kill "$mp" 2>/dev/null; rm -rf "$T"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Open MPI refuses root without these (CI containers run as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -91,32 +95,38 @@ rank_pid() {
   done
   return 0
 }
-# start_and_kill LEDGER MPIRUN-OPTS...: starts a solve of a few seconds,
-# kills rank 2 once the ledger holds 3 answers; leaves mpirun's pid in $mp.
 KILL=(kalah --pits 6 --seeds 3 --no-db --tt-mb 16 --threads 1 --quiet --frontier 4 --json)
 expect_status 0 "$SOW" solve kalah --pits 6 --seeds 3 --no-db --tt-mb 16 --threads 1 --quiet \
   --value-only --json
 want=$(value)
-start_and_kill() {
+# start_solve LEDGER MPIRUN-OPTS...: the solve of KILL (a few seconds) in
+# the background, each rank started by the command $WRAP if set; its
+# output in $T/bg.out and .err, mpirun's pid in $mp; returns once the
+# ledger holds 3 answers.
+start_solve() {
   local L=$1; shift
   rm -f "$L"*
-  # Bounded: a job that hangs after the kill fails the test instead.
-  timeout 180 "${MPIRUN[@]}" "$@" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$L" \
-    >"$T/killed.out" 2>"$T/killed.err" &
+  # Bounded: a job that hangs fails the test instead.
+  timeout 180 "${MPIRUN[@]}" "$@" -np 3 ${WRAP:+"$WRAP"} "$SOW" solve "${KILL[@]}" --ledger "$L" \
+    >"$T/bg.out" 2>"$T/bg.err" &
   mp=$!
   local n=0
   for _ in $(seq 1 600); do
     sleep 0.1
-    kill -0 "$mp" 2>/dev/null || fail "the solve finished before 3 answers: $(cat "$T/killed.err")"
+    kill -0 "$mp" 2>/dev/null || fail "the solve finished before 3 answers: $(cat "$T/bg.err")"
     if [ -f "$L" ] && "$SOW" ledger status "$L" --json >"$T/out" 2>/dev/null; then
       n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
-      [ "$n" -ge 3 ] && break
+      [ "$n" -ge 3 ] && return 0
     fi
   done
-  [ "$n" -ge 3 ] || fail "no 3 answers in the ledger within 60 s"
+  fail "no 3 answers in the ledger of $L within 60 s"
+}
+# start_and_kill LEDGER MPIRUN-OPTS...: start_solve, then kills rank 2.
+start_and_kill() {
+  start_solve "$@"
   local w
-  w=$(rank_pid "$L" 2)
-  [ -n "$w" ] || fail "no rank 2 of the solve of $L"
+  w=$(rank_pid "$1" 2)
+  [ -n "$w" ] || fail "no rank 2 of the solve of $1"
   kill -9 "$w"
 }
 
@@ -132,12 +142,12 @@ mp=""
 # run, passing or not). If the solve's answer was printed, what sow promises
 # (the value, the lost worker counted) is checked below; a solve that never
 # answered still fails here.
-if [ "$got" = 124 ] && [ -s "$T/killed.out" ]; then
+if [ "$got" = 124 ] && [ -s "$T/bg.out" ]; then
   echo "note: mpirun --enable-recovery did not exit after the solve ended (Open MPI's teardown)" >&2
   got=0
 fi
-[ "$got" = 0 ] || fail "mpirun --enable-recovery exited $got after a worker was killed: $(cat "$T/killed.err"); stdout: $(cat "$T/killed.out"); ledger: $("$SOW" ledger status "$T/r.ledger" 2>&1 | head -3)"
-grep "^{" "$T/killed.out" | tail -n 1 >"$T/out" # the answer (mpirun may add its own lines)
+[ "$got" = 0 ] || fail "mpirun --enable-recovery exited $got after a worker was killed: $(cat "$T/bg.err"); stdout: $(cat "$T/bg.out"); ledger: $("$SOW" ledger status "$T/r.ledger" 2>&1 | head -3)"
+grep "^{" "$T/bg.out" | tail -n 1 >"$T/out" # the answer (mpirun may add its own lines)
 json "d['value'] == $want and d['workers_lost'] == 1 and d['ranks'] == 3"
 expect_status 0 "$SOW" ledger status "$T/r.ledger" --json
 json "d['solved'] and d['value'] == $want and d['lost'] >= 1 and d['open'] == 0"
@@ -156,4 +166,105 @@ json "d['done'] >= 3"
 before=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
 expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${KILL[@]}" --ledger "$T/k.ledger"
 json "d['value'] == $want and d['reused'] >= $before and d['workers_lost'] == 0"
-echo "mpi cli: 1-3 ranks agree with the local solve; a killed worker replaced; restart resumes"
+# The tests below stop workers (SIGSTOP) past the silence that makes a
+# worker dead, set short here (doc/ledger.md).
+export SOW_MPI_SILENCE_SECONDS=2
+lost() { "$SOW" ledger status "$1" --json 2>/dev/null |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["lost"])' 2>/dev/null || echo 0; }
+
+# A worker silent past the silence (stopped) is dead and its unit asked
+# again; resumed, its late answer is ignored, not an error. The manager is
+# held from the moment the worker is found dead until it has answered, so
+# the solve is still going when the late answer comes.
+L=$T/late.ledger
+start_solve "$L"
+m=$(rank_pid "$L" 0) w=$(rank_pid "$L" 2)
+[ -n "$m" ] && [ -n "$w" ] || fail "no ranks 0 and 2 of the solve of $L"
+kill -STOP "$w"
+for _ in $(seq 1 1000); do
+  [ "$(lost "$L")" -ge 1 ] && break
+  sleep 0.02
+done
+kill -STOP "$m" 2>/dev/null || fail "the solve ended while the worker was stopped: $(cat "$T/bg.err")"
+[ "$(lost "$L")" -ge 1 ] || { kill -CONT "$m" "$w"; fail "the stopped worker was never found dead"; }
+kill -CONT "$w"
+sleep 1
+kill -CONT "$m"
+got=0
+wait "$mp" || got=$?
+mp=""
+[ "$got" = 0 ] || fail "a late answer from a worker found dead: mpirun exited $got: $(cat "$T/bg.err")"
+grep "^{" "$T/bg.out" | tail -n 1 >"$T/out"
+json "d['value'] == $want and d['workers_lost'] == 1 and d['ranks'] == 3"
+
+# Every worker dead: rank 0 says so on stderr, prints what is proven
+# (interrupted, the bounds so far: a stopped solve) and exits 1 (could not
+# finish; the ledger keeps the answers). Workers stopped: mpirun passes the
+# status on.
+L=$T/dead.ledger
+start_solve "$L"
+w1=$(rank_pid "$L" 1) w2=$(rank_pid "$L" 2)
+kill -STOP $w1 $w2
+got=0
+wait "$mp" || got=$?
+mp=""
+kill -9 $w1 $w2 2>/dev/null || true
+[ "$got" = 1 ] || fail "every worker stopped: mpirun exited $got, expected 1: $(cat "$T/bg.err")"
+grep -q 'every worker is dead' "$T/bg.err" || fail "no word of the dead workers: $(cat "$T/bg.err")"
+grep "^{" "$T/bg.out" | tail -n 1 >"$T/out"
+json "d['interrupted'] and d['value'] is None and d['lower'] <= $want <= d['upper'] and d['workers_lost'] == 2"
+# Workers killed under --enable-recovery: Open MPI 4's mpirun then exits 0
+# whatever the ranks return, so rank 0's own status is checked (a wrapper
+# writes it) and its report on stdout.
+L=$T/dead2.ledger
+rm -f "$L"*
+cat >"$T/rank.sh" <<'WRAP'
+#!/bin/sh
+"$@"
+echo $? >"$STATUS.$OMPI_COMM_WORLD_RANK"
+WRAP
+chmod +x "$T/rank.sh"
+export STATUS=$T/status
+WRAP=$T/rank.sh start_solve "$L" --enable-recovery
+kill -9 $(rank_pid "$L" 1) $(rank_pid "$L" 2)
+wait "$mp" || true
+mp=""
+[ -f "$STATUS.0" ] || fail "rank 0 wrote no status: $(cat "$T/bg.err")"
+[ "$(cat "$STATUS.0")" = 1 ] || fail "every worker killed: rank 0 exited $(cat "$STATUS.0"), expected 1: $(cat "$T/bg.err")"
+grep -q 'every worker is dead' "$T/bg.err" || fail "no word of the dead workers: $(cat "$T/bg.err")"
+grep "^{" "$T/bg.out" | tail -n 1 >"$T/out"
+json "d['interrupted'] and d['value'] is None and d['workers_lost'] == 2"
+
+# A worker killed before its first unit (here while it waits for the
+# manager's database files) under --enable-recovery: the others go on.
+# The manager is held while the worker is killed, so the kill comes
+# before the worker could say it is ready.
+BOARD=(kalah --pits 5 --seeds 3 --threads 1 --quiet --json)
+expect_status 0 "$SOW" solve "${BOARD[@]}" --value-only
+want5=$(value)
+L=$T/early.ledger
+rm -rf "$L"* "$T/edb"
+timeout 60 "${MPIRUN[@]}" --enable-recovery -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$L" \
+  --db "$T/edb" --frontier 3 >"$T/bg.out" 2>"$T/bg.err" &
+mp=$!
+for _ in $(seq 1 1000); do
+  [ -f "$L" ] && break
+  sleep 0.01
+done
+m=$(rank_pid "$L" 0) w=$(rank_pid "$L" 2)
+[ -n "$m" ] && [ -n "$w" ] || fail "no ranks 0 and 2 of the solve of $L"
+kill -STOP "$m"
+kill -9 "$w"
+kill -CONT "$m"
+got=0
+wait "$mp" || got=$?
+mp=""
+if [ "$got" = 124 ] && [ -s "$T/bg.out" ]; then # as above: Open MPI's teardown
+  echo "note: mpirun --enable-recovery did not exit after the solve ended (Open MPI's teardown)" >&2
+  got=0
+fi
+[ "$got" = 0 ] || fail "a worker killed before its first unit: mpirun exited $got: $(cat "$T/bg.err")"
+grep "^{" "$T/bg.out" | tail -n 1 >"$T/out"
+json "d['value'] == $want5 and d['workers_lost'] == 1 and d['ranks'] == 3"
+
+echo "mpi cli: 1-3 ranks agree with the local solve; dead workers replaced; late answers ignored; restart resumes"

@@ -9,7 +9,10 @@
  * built any missing ones (a node's ranks share them through the page
  * cache). A worker killed mid-run: Open MPI 4 (Debian) ends the whole job
  * (there is no fault tolerance without ULFM), so the recovery is the
- * ledger: the same mpirun command resumes where it stopped.
+ * ledger: the same mpirun command resumes where it stopped. Under
+ * `mpirun --enable-recovery` the job goes on: the manager takes a worker
+ * silent for 15 s (SOW_MPI_SILENCE_SECONDS) as dead and asks its units
+ * of the others (doc/ledger.md).
  *
  * Built only with MPI (the meson feature `mpi`); without it
  * sow_units_mpi_available() is false and every other call fails with
@@ -47,7 +50,8 @@ void sow_units_mpi_abort(int status);
  * answers them at once, one a thread, over its one table); then tells the
  * workers to stop. Arguments, result and errors as sow_units_solve; a worker's failure
  * (its database, a search error) or MPI's ends the solve with why saying
- * which. */
+ * which. Every worker dead: SOW_E_IO with out->workers_lost the
+ * number of workers and out->lower, upper the bounds proven so far. */
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                               int depth, const sow_unit *known, size_t nknown,
                               const sow_units_journal *j, const sow_units_callbacks *cb,

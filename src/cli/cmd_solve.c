@@ -85,7 +85,8 @@ static const char usage[] =
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
     "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
     "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
-    "db, solver.\n"
+    "db, solver; interrupted (exit 130, or 1 under mpirun when every worker is\n"
+    "dead): value, outcome and best null.\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
@@ -408,7 +409,11 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
     sow_ledger_close(l);
     if (!ps->quiet && ps->tty && ps->lines)
         fputs("\r\033[K", stderr);
-    if (e && !(e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)))
+    /* Every MPI worker dead: a stopped solve (what is proven, below), the
+     * reason on stderr and exit 1, could not finish (the ledger keeps the
+     * answers: the same command resumes). */
+    bool no_workers = e && ranks > 1 && r.workers_lost == ranks - 1;
+    if (e && !no_workers && !(e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)))
         cli_fail("solve: %s", why);
     const sow_game *g = &cg->g;
     bool done = e == SOW_OK;
@@ -463,6 +468,10 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
         printf("\n");
     }
     fflush(stdout);
+    if (no_workers) { /* without MPI_Finalize, which waits for every rank */
+        fprintf(stderr, "sow: solve: %s\n", why);
+        exit(1);
+    }
     return done ? 0 : 130;
 }
 

@@ -4,10 +4,11 @@
  * build, so their layout agrees):
  *   manager -> worker   UNIT (a question), CANCEL (abandon the unit in
  *                       flight), QUIT (the solve is over)
- *   worker -> manager   READY (its database opened, or why not), ANSWER,
- *                       ALIVE (every HEARTBEAT seconds while it solves)
- *   broadcast from 0    GO: the database files are ready to load (or the
+ *   manager -> worker   GO: the database files are ready to load (or the
  *                       manager failed: stop)
+ *   worker -> manager   READY (its database opened, or why not), ANSWER,
+ *                       ALIVE (every HEARTBEAT seconds while it opens its
+ *                       database or solves)
  * Nobody busy-waits: a rank with nothing to do probes every millisecond
  * and sleeps in between, since MPI's blocking calls spin on a core that
  * the other ranks' searches need. A worker in a search probes for CANCEL
@@ -16,12 +17,17 @@
  *
  * A dead worker: Open MPI 4 ends the job when a rank dies, unless mpirun
  * is given --enable-recovery; then the survivors go on, and the manager
- * takes a worker that holds a unit and has not been heard of for
- * SILENCE seconds (or a failed send to it) as dead: its unit is given
- * back and asked again of another worker. Without --enable-recovery the
+ * takes a worker that has not been heard of for SILENCE seconds of its
+ * listening while it holds a unit or opens its database (or a failed send
+ * to it) as dead: its unit is given back and asked again of another
+ * worker. A worker taken for dead that speaks again (it was only stopped
+ * or slow) is told to quit and its late answers are ignored: its slots
+ * may hold other units by then. Without --enable-recovery the
  * recovery is the ledger (rerun the same command).
  */
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +39,7 @@
 #include "msg.h"
 #include "sow/units_mpi.h"
 
-enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY, T_ALIVE };
+enum { T_UNIT = 1, T_ANSWER, T_CANCEL, T_QUIT, T_READY, T_ALIVE, T_GO };
 
 typedef struct msg_unit {
     int32_t nline, threshold;
@@ -123,16 +129,24 @@ void sow_units_mpi_abort(int status)
     MPI_Abort(MPI_COMM_WORLD, status);
 }
 
-/* Waits for the broadcast GO without spinning; *go: the manager's word. */
+/* GO to every worker, one message each: a broadcast's tree would leave
+ * the workers below a dead rank waiting. A failed send is a dead worker,
+ * found silent later. */
+static void send_go(int size, int go)
+{
+    for (int r = 1; r < size; r++)
+        MPI_Send(&go, 1, MPI_INT, r, T_GO, MPI_COMM_WORLD);
+}
+
+/* Waits for GO without spinning; *go: the manager's word. */
 static int wait_go(int *go)
 {
-    MPI_Request rq;
-    int rc = MPI_Ibcast(go, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq), done = 0;
-    while (rc == MPI_SUCCESS && !done) {
-        rc = MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS && !done)
-            idle();
-    }
+    MPI_Status st;
+    int flag = 0, rc;
+    while ((rc = MPI_Iprobe(0, T_GO, MPI_COMM_WORLD, &flag, &st)) == MPI_SUCCESS && !flag)
+        idle();
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Recv(go, 1, MPI_INT, 0, T_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return rc;
 }
 
@@ -151,8 +165,10 @@ typedef struct manager {
     int *first;              /* worker r's flights: fl[first[r] .. + slots[r]) */
     flight *fl;
     bool *dead;
+    bool *ready;             /* its READY came */
     double *heard;           /* when each worker was last heard of */
     double silence;          /* silent this long: dead */
+    double polled;           /* when the manager last looked for messages */
     sow_unit *back;          /* a dead worker's units, to give back */
     int nback;
     char *why;               /* the solve's message buffer */
@@ -189,6 +205,10 @@ static sow_err m_submit(void *ctx, sow_unit *u)
             best = r;
         }
     }
+    if (!best && M->pool.slots < 1) {
+        snprintf(M->why, M->why_size, "every worker is dead");
+        return SOW_E_IO;
+    }
     if (!best) {
         snprintf(M->why, M->why_size, "a question with every worker busy (a bug)");
         return SOW_E_ARG;
@@ -207,89 +227,131 @@ static sow_err m_submit(void *ctx, sow_unit *u)
     return SOW_OK;
 }
 
-/* A live worker holding units and silent for M->silence seconds, or 0. */
+/* Silence counts only while the manager listens: a gap of more than AWAY
+ * seconds since it last looked (its own searches between answers, or it
+ * was descheduled) moves every live worker's last word on, since their
+ * words meanwhile are still queued. */
+#define AWAY 0.1
+
+static void listening(manager *M)
+{
+    double now = sow_now(), away = now - M->polled;
+    M->polled = now;
+    for (int r = 1; r < M->size; r++)
+        if (!M->dead[r] && away > AWAY)
+            M->heard[r] = M->heard[r] + away < now ? M->heard[r] + away : now;
+}
+
+/* A live worker that holds units (or has not said READY) and has been
+ * silent for M->silence seconds, or 0. */
 static int silent(const manager *M)
 {
     double now = sow_now();
     for (int r = 1; r < M->size; r++)
-        if (!M->dead[r] && busy_count(M, r) && now - M->heard[r] > M->silence)
+        if (!M->dead[r] && (!M->ready[r] || (M->fl && busy_count(M, r))) &&
+            now - M->heard[r] > M->silence)
             return r;
     return 0;
+}
+
+/* Worker r is taken for dead: its units come back unanswered. */
+static void bury(manager *M, int r)
+{
+    M->dead[r] = true;
+    M->pool.slots -= M->slots[r];
+    for (int k = 0; k < M->slots[r]; k++) {
+        flight *f = &M->fl[M->first[r] + k];
+        if (f->busy)
+            M->back[M->nback++] = f->unit;
+        f->busy = false;
+    }
+}
+
+/* Any message a worker sends. */
+typedef union msg_any {
+    msg_answer answer;
+    msg_ready ready;
+    int32_t word;
+} msg_any;
+
+/* Receives the message st announces into *m; false (and *rc) if it came
+ * from no worker, or from one taken for dead: that one was only stopped
+ * or slow, and is told to quit, since its slots may hold other units by
+ * now and its late answers cannot be told apart from theirs. */
+static bool receive(manager *M, const MPI_Status *st, msg_any *m, int *rc)
+{
+    int r = st->MPI_SOURCE, nothing = 0;
+    *rc = MPI_Recv(m, sizeof *m, MPI_BYTE, r, st->MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (*rc != MPI_SUCCESS || r < 1 || r >= M->size)
+        return false;
+    if (M->dead[r]) {
+        MPI_Send(&nothing, 1, MPI_INT, r, T_QUIT, MPI_COMM_WORLD);
+        return false;
+    }
+    M->heard[r] = sow_now();
+    return true;
+}
+
+/* Worker r's answer a into *u. */
+static sow_err answered(manager *M, int r, const msg_answer *a, sow_unit *u)
+{
+    int k = a->q.slot;
+    if (k < 0 || k >= M->slots[r] || !M->fl[M->first[r] + k].busy) {
+        snprintf(M->why, M->why_size,
+                 "an answer from rank %d for a unit it does not hold (a bug)", r);
+        return SOW_E_ARG;
+    }
+    flight *f = &M->fl[M->first[r] + k];
+    f->busy = false;
+    *u = f->unit;
+    u->nodes = a->nodes;
+    u->cpu_seconds = a->cpu_seconds;
+    u->seconds = a->seconds;
+    if (a->err == SOW_OK) {
+        u->bound = a->bound;
+        u->done = true;
+    } else if (!(a->err == SOW_E_INTERRUPTED && f->cancelled)) {
+        snprintf(M->why, M->why_size, "worker (rank %d): a unit failed: %s", r,
+                 sow_err_name((sow_err)a->err));
+        return (sow_err)a->err;
+    }
+    return SOW_OK;
 }
 
 static sow_err m_wait(void *ctx, sow_unit *u)
 {
     manager *M = ctx;
     memset(u, 0, sizeof *u);
-    if (M->nback) { /* a dead worker's units come back one a call */
-        *u = M->back[--M->nback];
-        return SOW_OK;
-    }
-    MPI_Status st;
-    int flag = 0, rc, r;
     for (;;) {
-        rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (M->nback) { /* a dead worker's units come back one a call */
+            *u = M->back[--M->nback];
+            return SOW_OK;
+        }
+        listening(M);
+        MPI_Status st;
+        int flag = 0, rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (rc != MPI_SUCCESS)
             return mpi_fail(rc, "waiting for an answer", M->why, M->why_size);
-        if (flag && st.MPI_TAG == T_ANSWER)
-            break;
-        if (flag) { /* ALIVE (or a late READY: nothing to do) */
-            char buf[sizeof(msg_ready)];
-            r = st.MPI_SOURCE;
-            rc = MPI_Recv(buf, sizeof buf, MPI_BYTE, r, st.MPI_TAG, MPI_COMM_WORLD,
-                          MPI_STATUS_IGNORE);
+        if (flag) {
+            msg_any m;
+            bool live = receive(M, &st, &m, &rc);
             if (rc != MPI_SUCCESS)
-                return mpi_fail(rc, "receiving a heartbeat", M->why, M->why_size);
-            if (r > 0 && r < M->size)
-                M->heard[r] = sow_now();
-            continue;
+                return mpi_fail(rc, "receiving from a worker", M->why, M->why_size);
+            if (live && st.MPI_TAG == T_ANSWER)
+                return answered(M, st.MPI_SOURCE, &m.answer, u);
+            continue; /* ALIVE, or a dead worker's word */
         }
-        if ((r = silent(M))) {
-            /* Dead: its units come back unanswered, to be asked again. */
-            M->dead[r] = true;
-            M->pool.slots -= M->slots[r];
-            for (int k = 0; k < M->slots[r]; k++) {
-                flight *f = &M->fl[M->first[r] + k];
-                if (f->busy)
-                    M->back[M->nback++] = f->unit;
-                f->busy = false;
-            }
+        int r = silent(M);
+        if (r) {
+            bury(M, r);
             if (M->pool.slots < 1) {
                 snprintf(M->why, M->why_size, "every worker is dead (the last: rank %d)", r);
                 return SOW_E_IO;
             }
-            *u = M->back[--M->nback];
-            return SOW_OK;
+            continue;
         }
         idle();
     }
-    msg_answer a;
-    r = st.MPI_SOURCE;
-    rc = MPI_Recv(&a, sizeof a, MPI_BYTE, r, T_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(rc, "receiving an answer", M->why, M->why_size);
-    int k = a.q.slot;
-    if (r < 1 || r >= M->size || k < 0 || k >= M->slots[r] || !M->fl[M->first[r] + k].busy) {
-        snprintf(M->why, M->why_size,
-                 "an answer from rank %d for a unit it does not hold (a bug)", r);
-        return SOW_E_ARG;
-    }
-    flight *f = &M->fl[M->first[r] + k];
-    M->heard[r] = sow_now();
-    f->busy = false;
-    *u = f->unit;
-    u->nodes = a.nodes;
-    u->cpu_seconds = a.cpu_seconds;
-    u->seconds = a.seconds;
-    if (a.err == SOW_OK) {
-        u->bound = a.bound;
-        u->done = true;
-    } else if (!(a.err == SOW_E_INTERRUPTED && f->cancelled)) {
-        snprintf(M->why, M->why_size, "worker (rank %d): a unit failed: %s", r,
-                 sow_err_name((sow_err)a.err));
-        return (sow_err)a.err;
-    }
-    return SOW_OK;
 }
 
 static void m_cancel(void *ctx)
@@ -312,40 +374,55 @@ static void m_cancel(void *ctx)
     }
 }
 
-/* Every worker's READY; the first failure's why into why. */
-static sow_err gather_ready(int size, int *slots, char *why, size_t why_size)
+/* Every worker's READY, or its death: silent for M->silence since GO
+ * (it says ALIVE while it opens its database). The first failure's why
+ * into M->why. */
+static sow_err gather_ready(manager *M)
 {
     sow_err first = SOW_OK;
-    for (int n = 1; n < size; n++) {
+    M->polled = sow_now();
+    for (int r = 1; r < M->size; r++)
+        M->heard[r] = M->polled;
+    for (int waiting = M->size - 1; waiting > 0;) {
+        listening(M);
         MPI_Status st;
-        int flag = 0, rc;
-        while ((rc = MPI_Iprobe(MPI_ANY_SOURCE, T_READY, MPI_COMM_WORLD, &flag, &st)) ==
-                   MPI_SUCCESS &&
-               !flag)
-            idle();
-        msg_ready m;
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, T_READY, MPI_COMM_WORLD,
-                          MPI_STATUS_IGNORE);
+        int flag = 0, rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (rc != MPI_SUCCESS)
-            return mpi_fail(rc, "waiting for the workers", why, why_size);
-        if (st.MPI_SOURCE > 0 && st.MPI_SOURCE < size)
-            slots[st.MPI_SOURCE] = m.slots < 1 ? 1 : m.slots;
-        if (m.err && !first) {
-            m.why[sizeof m.why - 1] = 0;
-            first = (sow_err)m.err;
-            snprintf(why, why_size, "worker (rank %d): %.140s", st.MPI_SOURCE, m.why);
+            return mpi_fail(rc, "waiting for the workers", M->why, M->why_size);
+        int r = st.MPI_SOURCE;
+        if (flag) {
+            msg_any m;
+            bool live = receive(M, &st, &m, &rc);
+            if (rc != MPI_SUCCESS)
+                return mpi_fail(rc, "waiting for the workers", M->why, M->why_size);
+            if (!live || st.MPI_TAG != T_READY || M->ready[r])
+                continue; /* ALIVE */
+            M->ready[r] = true;
+            waiting--;
+            M->slots[r] = m.ready.slots < 1 ? 1 : m.ready.slots;
+            if (m.ready.err && !first) {
+                m.ready.why[sizeof m.ready.why - 1] = 0;
+                first = (sow_err)m.ready.err;
+                snprintf(M->why, M->why_size, "worker (rank %d): %.140s", r,
+                         m.ready.why);
+            }
+        } else if ((r = silent(M))) {
+            M->dead[r] = true; /* no slots yet: nothing to give back */
+            waiting--;
+        } else {
+            idle();
         }
     }
     return first;
 }
 
-static void quit_all(int size, const bool *dead)
+/* QUIT to every worker, those taken for dead too: one only stopped would
+ * otherwise wait for ever, and a send to a dead one fails harmlessly. */
+static void quit_all(int size)
 {
     int nothing = 0;
     for (int r = 1; r < size; r++)
-        if (!dead || !dead[r])
-            MPI_Send(&nothing, 1, MPI_INT, r, T_QUIT, MPI_COMM_WORLD);
+        MPI_Send(&nothing, 1, MPI_INT, r, T_QUIT, MPI_COMM_WORLD);
 }
 
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
@@ -360,42 +437,38 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* The database files first, built by this rank alone if missing, so
      * the workers only load them. */
-    int go = 1;
     if (plan->db_seeds > 0 && plan->limits.db_dir) {
         sow_units_worker *w;
         sow_err e = sow_units_worker_new(g, root, plan, cb, &w, why, why_size);
         sow_units_worker_free(w);
-        go = e == SOW_OK;
-        int rc = wait_go(&go);
+        send_go(size, e == SOW_OK);
         if (e)
             return e;
-        if (rc != MPI_SUCCESS)
-            return mpi_fail(rc, "starting the workers", why, why_size);
     } else {
-        int rc = wait_go(&go);
-        if (rc != MPI_SUCCESS)
-            return mpi_fail(rc, "starting the workers", why, why_size);
+        send_go(size, 1);
     }
     manager M = {.size = size, .silence = silence_seconds(), .why = why, .why_size = why_size};
     M.slots = calloc((size_t)size, sizeof *M.slots);
     M.first = calloc((size_t)size, sizeof *M.first);
     M.dead = calloc((size_t)size, sizeof *M.dead);
+    M.ready = calloc((size_t)size, sizeof *M.ready);
     M.heard = calloc((size_t)size, sizeof *M.heard);
-    sow_err e = M.slots && M.first && M.dead && M.heard ? SOW_OK : SOW_E_NOMEM;
+    sow_err e = M.slots && M.first && M.dead && M.ready && M.heard ? SOW_OK : SOW_E_NOMEM;
     if (e)
         snprintf(why, why_size, "no memory");
     else
-        e = gather_ready(size, M.slots, why, why_size);
-    if (e) {
-        quit_all(size, NULL);
-    } else {
+        e = gather_ready(&M);
+    if (!e) {
+        /* Workers dead before READY have no slots; with none left the
+         * solve still runs (the ledger may hold every answer it needs)
+         * until it has a question: "every worker is dead" (m_submit). */
         int all = 0;
         for (int r = 1; r < size; r++) {
             M.first[r] = all;
             all += M.slots[r];
         }
-        M.fl = calloc((size_t)all, sizeof *M.fl);
-        M.back = calloc((size_t)all, sizeof *M.back);
+        M.fl = calloc((size_t)all + 1, sizeof *M.fl);
+        M.back = calloc((size_t)all + 1, sizeof *M.back);
         if (!M.fl || !M.back) {
             e = SOW_E_NOMEM;
             snprintf(why, why_size, "no memory");
@@ -404,27 +477,78 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
             e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out,
                                      why, why_size);
         }
-        quit_all(size, M.dead);
-        out->workers_lost = 0;
-        for (int r = 1; r < size; r++)
-            out->workers_lost += M.dead[r];
     }
+    quit_all(size);
+    for (int r = 1; r < size && M.dead; r++)
+        out->workers_lost += M.dead[r];
     free(M.slots);
     free(M.first);
     free(M.fl);
     free(M.back);
     free(M.dead);
+    free(M.ready);
     free(M.heard);
     return e;
 }
 
 /* ---- a worker ----------------------------------------------------------------- */
 
+/* What a worker opens before READY, on a thread of its own so that its
+ * main thread says ALIVE meanwhile: a database may take longer to load or
+ * build than the silence that makes a worker dead. */
+typedef struct setup {
+    const sow_game *g;
+    const sow_pos *root;
+    const sow_plan *plan;
+    int threads;
+    sow_units_worker *w;
+    units_pool *tp;
+    sow_units_pool pool;
+    sow_err pool_err;
+    msg_ready ready;
+    atomic_bool done;
+} setup;
+
+static void *setup_main(void *arg)
+{
+    setup *S = arg;
+    msg_ready *y = &S->ready;
+    sow_err e = sow_units_worker_new(S->g, S->root, S->plan, NULL, &S->w, y->why, sizeof y->why);
+    if (!e && (e = sow_search_tests_begin(units_worker_search(S->w), S->root)))
+        snprintf(y->why, sizeof y->why, "%s", sow_err_name(e));
+    if (!e && (e = units_pool_new(S->w, S->threads, &S->pool_err, 0, NULL, NULL, 0, &S->pool,
+                                  &S->tp)))
+        snprintf(y->why, sizeof y->why, "cannot start %d threads", S->threads);
+    y->err = e;
+    atomic_store(&S->done, true);
+    return NULL;
+}
+
+/* Runs setup_main, saying ALIVE every `beat` seconds until it is done. */
+static void open_alive(setup *S, double beat)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, setup_main, S)) {
+        setup_main(S); /* no thread: silent meanwhile */
+        return;
+    }
+    double last = sow_now();
+    while (!atomic_load(&S->done)) {
+        int nothing = 0;
+        if (sow_now() - last >= beat) {
+            MPI_Send(&nothing, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
+            last = sow_now();
+        }
+        idle();
+    }
+    pthread_join(th, NULL);
+}
+
 /* Answers the manager's units with a pool of its threads (one unit a
  * thread, over one table: units/internal.h), its main thread the only one
  * that talks MPI: it hands units to the pool, sends the answers back,
- * cancels on CANCEL and says it is alive every HEARTBEAT while it holds
- * units. */
+ * cancels on CANCEL and says it is alive every HEARTBEAT while it opens
+ * its database and while it holds units. */
 sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              char *why, size_t why_size)
 {
@@ -441,19 +565,16 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
     sow_plan p = *plan;
     p.limits.stop = &never;
     int threads = p.limits.threads > 1 ? p.limits.threads : 1;
-    sow_units_worker *w = NULL;
-    units_pool *tp = NULL;
-    sow_units_pool pool;
-    sow_err pool_err = SOW_OK;
-    msg_ready ready = {.slots = threads};
-    sow_err e = sow_units_worker_new(g, root, &p, NULL, &w, ready.why, sizeof ready.why);
-    if (!e && (e = sow_search_tests_begin(units_worker_search(w), root)))
-        snprintf(ready.why, sizeof ready.why, "%s", sow_err_name(e));
-    if (!e && (e = units_pool_new(w, threads, &pool_err, 0, NULL, NULL, 0, &pool, &tp)))
-        snprintf(ready.why, sizeof ready.why, "cannot start %d threads", threads);
-    ready.err = e;
-    rc = MPI_Send(&ready, sizeof ready, MPI_BYTE, 0, T_READY, MPI_COMM_WORLD);
-    double last_beat = sow_now(), beat = heartbeat_seconds();
+    setup S = {.g = g, .root = root, .plan = &p, .threads = threads, .ready = {.slots = threads}};
+    atomic_init(&S.done, false);
+    double beat = heartbeat_seconds();
+    open_alive(&S, beat);
+    sow_units_worker *w = S.w;
+    units_pool *tp = S.tp;
+    sow_units_pool pool = S.pool;
+    sow_err e = (sow_err)S.ready.err;
+    rc = MPI_Send(&S.ready, sizeof S.ready, MPI_BYTE, 0, T_READY, MPI_COMM_WORLD);
+    double last_beat = sow_now();
     while (!e && rc == MPI_SUCCESS) {
         bool busy = false;
         MPI_Status st;
@@ -508,7 +629,7 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
         sow_search_tests_end(units_worker_search(w));
     sow_units_worker_free(w);
     if (e) {
-        snprintf(why, why_size, "%s", ready.why);
+        snprintf(why, why_size, "%s", S.ready.why);
         return e;
     }
     if (rc != MPI_SUCCESS)
