@@ -483,7 +483,7 @@ static int solve_mpi(cli_game *cg, const sow_plan *plan, const char *path, int d
                      progress_state *ps)
 {
     int rank, ranks;
-    char why[SOW_PLAN_WHY];
+    char why[SOW_WHY];
     if (sow_units_mpi_init(&rank, &ranks, why, sizeof why) != SOW_OK)
         cli_fail("solve: %s", why);
     int status;

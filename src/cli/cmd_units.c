@@ -117,7 +117,7 @@ static int probe(cli_game *cg, const sow_plan *plan, const char *path, uint64_t 
     probe_ctx pc = {.max_nodes = max_nodes};
     sow_units_callbacks cb = {.search_progress = on_progress, .ctx = &pc, .progress_every = 0.05};
     sow_units_worker *w;
-    char why[SOW_PLAN_WHY];
+    char why[SOW_WHY];
     if (sow_units_worker_new(g, &cg->pos, plan, &cb, &w, why, sizeof why) != SOW_OK)
         cli_fail("units: %s", why);
     printf("line,final,levels,factor,seeds,done,value,lower,upper,nodes,cpu,seconds,"

@@ -57,7 +57,7 @@ typedef struct msg_answer {
 typedef struct msg_ready {
     int32_t err;
     int32_t slots; /* units it answers at once: its threads */
-    char why[SOW_PLAN_WHY];
+    char why[SOW_WHY];
 } msg_ready;
 
 /* How long an idle rank sleeps between probes. */
@@ -97,8 +97,7 @@ static sow_err mpi_fail(int rc, const char *what, char *why, size_t n)
     int len = 0;
     if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
         snprintf(s, sizeof s, "error %d", rc);
-    snprintf(why, n, "MPI: %s: %.100s", what, s);
-    return SOW_E_IO;
+    return sow_fail(why, n, SOW_E_IO, "MPI: %s: %.100s", what, s);
 }
 
 bool sow_units_mpi_available(void)
@@ -206,12 +205,11 @@ static sow_err m_submit(void *ctx, sow_unit *u)
         }
     }
     if (!best && M->pool.slots < 1) {
-        snprintf(M->why, M->why_size, "every worker is dead");
-        return SOW_E_IO;
+        return sow_fail(M->why, M->why_size, SOW_E_IO, "every worker is dead");
     }
     if (!best) {
-        snprintf(M->why, M->why_size, "a question with every worker busy (a bug)");
-        return SOW_E_ARG;
+        return sow_fail(M->why, M->why_size, SOW_E_ARG,
+                        "a question with every worker busy (a bug)");
     }
     int r = best, k = 0;
     while (M->fl[M->first[r] + k].busy)
@@ -297,9 +295,8 @@ static sow_err answered(manager *M, int r, const msg_answer *a, sow_unit *u)
 {
     int k = a->q.slot;
     if (k < 0 || k >= M->slots[r] || !M->fl[M->first[r] + k].busy) {
-        snprintf(M->why, M->why_size,
-                 "an answer from rank %d for a unit it does not hold (a bug)", r);
-        return SOW_E_ARG;
+        return sow_fail(M->why, M->why_size, SOW_E_ARG,
+                        "an answer from rank %d for a unit it does not hold (a bug)", r);
     }
     flight *f = &M->fl[M->first[r] + k];
     f->busy = false;
@@ -311,9 +308,8 @@ static sow_err answered(manager *M, int r, const msg_answer *a, sow_unit *u)
         u->bound = a->bound;
         u->done = true;
     } else if (!(a->err == SOW_E_INTERRUPTED && f->cancelled)) {
-        snprintf(M->why, M->why_size, "worker (rank %d): a unit failed: %s", r,
-                 sow_err_name((sow_err)a->err));
-        return (sow_err)a->err;
+        return sow_fail(M->why, M->why_size, (sow_err)a->err, "worker (rank %d): a unit failed: %s",
+                        r, sow_err_name((sow_err)a->err));
     }
     return SOW_OK;
 }
@@ -345,8 +341,8 @@ static sow_err m_wait(void *ctx, sow_unit *u)
         if (r) {
             bury(M, r);
             if (M->pool.slots < 1) {
-                snprintf(M->why, M->why_size, "every worker is dead (the last: rank %d)", r);
-                return SOW_E_IO;
+                return sow_fail(M->why, M->why_size, SOW_E_IO,
+                                "every worker is dead (the last: rank %d)", r);
             }
             continue;
         }
@@ -402,9 +398,8 @@ static sow_err gather_ready(manager *M)
             M->slots[r] = m.ready.slots < 1 ? 1 : m.ready.slots;
             if (m.ready.err && !first) {
                 m.ready.why[sizeof m.ready.why - 1] = 0;
-                first = (sow_err)m.ready.err;
-                snprintf(M->why, M->why_size, "worker (rank %d): %.140s", r,
-                         m.ready.why);
+                first = sow_fail(M->why, M->why_size, (sow_err)m.ready.err,
+                                 "worker (rank %d): %.140s", r, m.ready.why);
             }
         } else if ((r = silent(M))) {
             M->dead[r] = true; /* no slots yet: nothing to give back */
@@ -455,7 +450,7 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
     M.heard = calloc((size_t)size, sizeof *M.heard);
     sow_err e = M.slots && M.first && M.dead && M.ready && M.heard ? SOW_OK : SOW_E_NOMEM;
     if (e)
-        snprintf(why, why_size, "no memory");
+        sow_fail(why, why_size, e, "no memory");
     else
         e = gather_ready(&M);
     if (!e) {
@@ -470,8 +465,7 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
         M.fl = calloc((size_t)all + 1, sizeof *M.fl);
         M.back = calloc((size_t)all + 1, sizeof *M.back);
         if (!M.fl || !M.back) {
-            e = SOW_E_NOMEM;
-            snprintf(why, why_size, "no memory");
+            e = sow_fail(why, why_size, SOW_E_NOMEM, "no memory");
         } else {
             M.pool = (sow_units_pool){all, m_submit, m_wait, m_cancel, &M};
             e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out,
@@ -555,10 +549,8 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
     int go = 0, rc = wait_go(&go);
     if (rc != MPI_SUCCESS)
         return mpi_fail(rc, "waiting for the manager", why, why_size);
-    if (!go) {
-        snprintf(why, why_size, "the manager failed before the solve");
-        return SOW_E_INTERRUPTED;
-    }
+    if (!go)
+        return sow_fail(why, why_size, SOW_E_INTERRUPTED, "the manager failed before the solve");
     /* Stopped by CANCEL, not by this process's Ctrl-C: mpirun passes
      * signals to every rank, and the manager decides. */
     static const sow_stop_flag never = 0;
@@ -628,10 +620,8 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
     if (w)
         sow_search_tests_end(units_worker_search(w));
     sow_units_worker_free(w);
-    if (e) {
-        snprintf(why, why_size, "%s", S.ready.why);
-        return e;
-    }
+    if (e)
+        return sow_fail(why, why_size, e, "%s", S.ready.why);
     if (rc != MPI_SUCCESS)
         return mpi_fail(rc, "talking to the manager", why, why_size);
     return SOW_OK;
