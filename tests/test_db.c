@@ -329,18 +329,19 @@ static void test_bad_dir(void **state)
 typedef struct waited {
     int calls;
     long holder;
-    char dir[64];
+    char file[600];
     const char *from;  /* folder to copy every file from, or NULL */
     int lock_fd;       /* released after the copy */
+    const char *lock;  /* its path */
     volatile int *stop;
 } waited;
 
-static void on_wait(void *ctx, const char *d, long holder)
+static void on_wait(void *ctx, const char *file, long holder)
 {
     waited *w = ctx;
     w->calls++;
     w->holder = holder;
-    snprintf(w->dir, sizeof w->dir, "%s", d);
+    snprintf(w->file, sizeof w->file, "%s", file);
     if (w->stop)
         *w->stop = 1;
     if (!w->from)
@@ -352,20 +353,24 @@ static void on_wait(void *ctx, const char *d, long holder)
         if (e->d_name[0] == '.')
             continue;
         snprintf(a, sizeof a, "%s/%s", w->from, e->d_name);
-        snprintf(b, sizeof b, "%s/%s", d, e->d_name);
+        snprintf(b, sizeof b, "%s/%s", dir, e->d_name);
         copy_file(a, b);
     }
     closedir(dd);
-    snprintf(a, sizeof a, "%s/%s", d, SOW_DB_LOCK_NAME);
-    unlink(a);
+    unlink(w->lock);
     close(w->lock_fd);
 }
 
-/* Holds dir/.lock as another process's build would, naming pid. */
-static int hold_lock(long pid)
+/* The lock file of seed count k's file. */
+static void lock_of(const sow_game *g, int k, char *p, size_t n)
 {
-    char p[600];
-    snprintf(p, sizeof p, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    path_of(g, k, p, n - 8);
+    strcat(p, SOW_DB_LOCK_SUFFIX);
+}
+
+/* Holds the lock file p as another process's build would, naming pid. */
+static int hold_lock(const char *p, long pid)
+{
     int fd = open(p, O_RDWR | O_CREAT, 0644);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
@@ -380,16 +385,20 @@ static void test_lock(void **state)
     sow_game g;
     game(&g, SOW_KALAH, 3, 0);
     const int K = 8;
-    char other[128], lock[600];
+    char other[128], lock0[600], lock5[600], p[256], p5[256];
     snprintf(other, sizeof other, "%s/other", dir);
-    snprintf(lock, sizeof lock, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    lock_of(&g, 0, lock0, sizeof lock0);
+    lock_of(&g, 5, lock5, sizeof lock5);
+    path_of(&g, 0, p, sizeof p);
+    path_of(&g, 5, p5, sizeof p5);
     sow_db *db, *mem;
     assert_int_equal(sow_db_open(&g, K, NULL, NULL, &mem, why, sizeof why), SOW_OK);
     for (int k = 0; k <= K; k++)
         assert_true(sow_db_built(mem, k));
 
-    /* Held: the open waits, says by whom, and stops when asked to. */
-    int fd = hold_lock(4242);
+    /* Held: the open waits, says by whom and for which file, and stops
+     * when asked to. */
+    int fd = hold_lock(lock0, 4242);
     volatile int stop = 0;
     waited w = {.stop = &stop};
     sow_db_options o = {.stop = &stop, .wait = on_wait, .wait_ctx = &w};
@@ -397,20 +406,18 @@ static void test_lock(void **state)
     assert_null(db);
     assert_int_equal(w.calls, 1);
     assert_int_equal(w.holder, 4242);
-    assert_string_equal(w.dir, dir);
-    assert_non_null(strstr(why, "waiting for the build of pid 4242"));
+    assert_string_equal(w.file, p);
+    assert_non_null(strstr(why, "waiting for the build of pid 4242 of"));
     /* Nothing was written, and the lock file is still the holder's. */
-    char p[256];
-    path_of(&g, 0, p, sizeof p);
     assert_int_equal(access(p, F_OK), -1);
-    assert_int_equal(access(lock, F_OK), 0);
+    assert_int_equal(access(lock0, F_OK), 0);
 
     /* Once the holder has saved the files and let go, they are loaded,
      * not built again. */
     assert_int_equal(mkdir(other, 0777), 0);
     assert_int_equal(sow_db_open(&g, K, other, NULL, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);
-    waited w2 = {.from = other, .lock_fd = fd};
+    waited w2 = {.from = other, .lock_fd = fd, .lock = lock0};
     sow_db_options o2 = {.wait = on_wait, .wait_ctx = &w2};
     assert_int_equal(sow_db_open(&g, K, dir, &o2, &db, why, sizeof why), SOW_OK);
     assert_int_equal(w2.calls, 1);
@@ -419,23 +426,40 @@ static void test_lock(void **state)
     assert_same(mem, db, K, 3);
     sow_db_close(db);
     /* No build needed: no lock taken, none left. */
-    assert_int_equal(access(lock, F_OK), -1);
+    assert_int_equal(access(lock0, F_OK), -1);
+
+    /* One file's lock held: the files below it are there; with a deadline
+     * and keep_partial the open waits until the deadline, then gives
+     * them. */
+    unlink(p5);
+    fd = hold_lock(lock5, 4243);
+    w = (waited){0};
+    o = (sow_db_options){.wait = on_wait, .wait_ctx = &w, .keep_partial = true,
+                         .deadline = sow_retro_clock() + 0.2};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_true(sow_retro_clock() >= o.deadline);
+    assert_int_equal(w.calls, 1);
+    assert_string_equal(w.file, p5);
+    assert_true(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 4);
+    assert_same(mem, db, 4, 3);
+    sow_db_close(db);
+    unlink(lock5);
+    close(fd);
 
     /* A build that finds the lock free takes it, builds only what is
      * missing, and removes the lock file when done. */
-    path_of(&g, 5, p, sizeof p);
-    unlink(p);
     assert_int_equal(sow_db_open(&g, K, dir, NULL, &db, why, sizeof why), SOW_OK);
     for (int k = 0; k <= K; k++)
         assert_int_equal(sow_db_built(db, k), k == 5);
     assert_same(mem, db, K, 3);
     sow_db_close(db);
-    assert_int_equal(access(lock, F_OK), -1);
+    assert_int_equal(access(lock5, F_OK), -1);
 
     /* A stale lock file (its process was killed, so nobody holds the
      * lock) does not stop a build. */
-    unlink(p);
-    FILE *f = fopen(lock, "w");
+    unlink(p5);
+    FILE *f = fopen(lock5, "w");
     fputs("999999999\n", f);
     fclose(f);
     w = (waited){0};
@@ -444,7 +468,7 @@ static void test_lock(void **state)
     assert_int_equal(w.calls, 0);
     assert_true(sow_db_built(db, 5));
     sow_db_close(db);
-    assert_int_equal(access(lock, F_OK), -1);
+    assert_int_equal(access(lock5, F_OK), -1);
     sow_db_close(mem);
     rm_dir_files(other);
     rmdir(other);
@@ -476,7 +500,7 @@ static void test_make_dir(void **state)
     assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);
     char p[600];
-    snprintf(p, sizeof p, "%s/%s", sub, SOW_DB_LOCK_NAME);
+    snprintf(p, sizeof p, "%s/congkak-m3-k8.sowdb%s", sub, SOW_DB_LOCK_SUFFIX);
     assert_int_equal(access(p, F_OK), -1);
     snprintf(p, sizeof p, "%s/congkak-m3-k8.sowdb", sub);
     assert_int_equal(access(p, F_OK), 0);

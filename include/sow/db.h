@@ -39,10 +39,11 @@
  * it further per game: sow_retro_max_seeds). */
 #define SOW_DB_MAX_SEEDS 127
 
-/* Called when the folder is locked by another process's build (sow_db_open
- * with a dir), once, before waiting for it: holder is the pid written in the
- * lock file (0 if it cannot be read). Called from the calling thread. */
-typedef void (*sow_db_wait_fn)(void *ctx, const char *dir, long holder);
+/* Called when the file of a seed count sow_db_open needs is being built by
+ * another process (sow_db_open with a dir), once per file, before waiting
+ * for it: file is its path, holder the pid written in its lock file (0 if
+ * it cannot be read). Called from the calling thread. */
+typedef void (*sow_db_wait_fn)(void *ctx, const char *file, long holder);
 
 /* Called when the file of a seed count sow_db_open is to build is damaged
  * (truncated, corrupt, another seed count's or game's), once, before it
@@ -50,8 +51,9 @@ typedef void (*sow_db_wait_fn)(void *ctx, const char *dir, long holder);
  * the calling thread. */
 typedef void (*sow_db_damaged_fn)(void *ctx, const char *why);
 
-/* Name of the lock file in a database folder (see sow_db_open). */
-#define SOW_DB_LOCK_NAME ".lock"
+/* A seed count's file FILE is built under the lock of FILE.lock (see
+ * sow_db_open). */
+#define SOW_DB_LOCK_SUFFIX ".lock"
 
 typedef struct sow_db_options {
     int threads;               /* OpenMP threads for building; 0 = default */
@@ -64,13 +66,13 @@ typedef struct sow_db_options {
     bool in_place;             /* probe loaded files where they are mapped
                                   (4 KB pages) instead of copying them into
                                   huge pages: for a few probes only */
-    const sow_stop_flag *stop; /* if set while building or waiting for the
-                                  folder's lock: SOW_E_INTERRUPTED */
+    const sow_stop_flag *stop; /* if set while building or waiting for a
+                                  file's lock: SOW_E_INTERRUPTED */
     bool make_dir;             /* with a dir: create it (one level) if it is
                                   missing, once every other check has passed;
                                   removed again if the open then fails before
                                   saving a file */
-    sow_db_wait_fn wait;       /* told when the folder's lock is held by
+    sow_db_wait_fn wait;       /* told when a file's lock is held by
                                   another process; may be NULL */
     void *wait_ctx;
     sow_db_damaged_fn damaged; /* told of a damaged file it rebuilds; may
@@ -162,13 +164,17 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  *   header, another seed count's or game's: SOW_E_FORMAT, SOW_E_CHECKSUM,
  *   SOW_E_MISMATCH when only loading) is rebuilt like a missing one, and
  *   opt->damaged told; a file that cannot be read (SOW_E_IO) fails.
- *   Building takes the folder's lock first: flock(2) on dir/.lock, which
- *   holds the holder's pid and is unlinked when the build ends. A second
- *   process that needs to build into the same folder waits for the lock
- *   (telling opt->wait, polling opt->stop), then loads the seed counts the
- *   first one saved and builds only what is still missing. Opening without
- *   building anything (every file there, or no_build) takes no lock, so a
- *   read-only folder works.
+ *   Building a seed count takes its file's lock first: flock(2) on
+ *   FILE.lock (SOW_DB_LOCK_SUFFIX), which holds the holder's pid and is
+ *   unlinked when that file is saved. A second process that needs the same
+ *   file waits for its lock (telling opt->wait, polling opt->stop and
+ *   opt->deadline), then loads it instead of building it; the files
+ *   finished before are loaded at once. Opening without building anything
+ *   (every file there, or no_build) takes no lock, so a read-only folder
+ *   works.
+ * dir a store (sow/store.h): the same in its folder for g's family,
+ *   created if missing; after saving a file there, the store is pruned to
+ *   its budget, sparing g's family.
  * opt may be NULL (defaults). On error, *out is NULL and a one-line reason
  * is written to why[0..why_size) (if why is not NULL).
  * Errors: SOW_E_ARG (bad max_seeds), SOW_E_LIMIT (max_seeds beyond
