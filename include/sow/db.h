@@ -51,6 +51,12 @@ typedef void (*sow_db_wait_fn)(void *ctx, const char *file, long holder);
  * the calling thread. */
 typedef void (*sow_db_damaged_fn)(void *ctx, const char *why);
 
+/* Sets the damaged callback of every sow_db_open whose options give none
+ * (such as the opens the plan makes), so that a program is told of each
+ * file rebuilt wherever it is opened. Call it before any open starts; it
+ * is read, not locked, by each open. fn NULL: none. */
+void sow_db_set_damaged_hook(sow_db_damaged_fn fn, void *ctx);
+
 /* A seed count's file FILE is built under the lock of FILE.lock (see
  * sow_db_open). */
 #define SOW_DB_LOCK_SUFFIX ".lock"

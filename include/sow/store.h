@@ -55,7 +55,7 @@ typedef struct sow_store_level {
     char family[96];
     int seeds;
     uint64_t bytes;
-    int64_t last_use;   /* seconds since the epoch: the file's access time,
+    double last_use;    /* seconds since the epoch: the file's access time,
                            which every open of it sets */
 } sow_store_level;
 
@@ -80,8 +80,8 @@ typedef void (*sow_store_removed_fn)(void *ctx, const sow_store_level *l);
  * count of the family least recently used (a family's last use is its
  * files' latest; its lower seed counts are what its higher ones are built
  * from, so they go last). The family `spare` (may be NULL: none) is never
- * touched: it is the one just opened. Also removes the temporaries of
- * builds whose process is gone. *freed (may be NULL) gets the bytes
+ * touched: it is the one just opened. Also removes the temporaries and
+ * lock files of builds whose process is gone. *freed (may be NULL) gets the bytes
  * removed. SOW_E_IO with why if root cannot be read. */
 sow_err sow_store_prune(const char *root, uint64_t max_bytes, const char *spare,
                         sow_store_removed_fn removed, void *ctx, uint64_t *freed, char *why,

@@ -715,7 +715,7 @@ static void on_pruned(void *ctx, const sow_store_level *l)
            (double)l->bytes / 1048576.0);
 }
 
-static void fmt_time(int64_t t, char *buf, size_t n)
+static void fmt_time(double t, char *buf, size_t n)
 {
     time_t tt = (time_t)t;
     struct tm tm;
@@ -746,7 +746,7 @@ static void print_store(const char *root, const sow_store_level *v, size_t n, bo
     for (size_t i = 0, f = 0; i < n; f++) {
         size_t j = i;
         uint64_t bytes = 0;
-        int64_t last = 0;
+        double last = 0;
         bool have[SOW_DB_MAX_SEEDS + 1] = {false};
         int top = 0;
         for (; j < n && strcmp(v[j].family, v[i].family) == 0; j++) {
@@ -764,8 +764,8 @@ static void print_store(const char *root, const sow_store_level *v, size_t n, bo
             printf("%s{\"family\":", f ? "," : "");
             cli_fjson_string(stdout, v[i].family);
             printf(",\"seeds\":\"%s\",\"complete_to\":%d,\"files\":%zu,\"bytes\":%llu,"
-                   "\"last_use\":%lld}", ranges, complete, j - i, (unsigned long long)bytes,
-                   (long long)last);
+                   "\"last_use\":%.3f}", ranges, complete, j - i, (unsigned long long)bytes,
+                   last);
         } else {
             fmt_time(last, when, sizeof when);
             printf("  %-32s seeds %-12s %10.1f MB  last use %s\n", v[i].family, ranges,

@@ -100,6 +100,13 @@ double cli_seconds(const char *what, const char *text)
     return v;
 }
 
+/* A note, not an error: the command goes on with the file rebuilt. */
+static void on_damaged(void *ctx, const char *why)
+{
+    (void)ctx;
+    fprintf(stderr, "sow: note: %s: rebuilding it\n", why);
+}
+
 const char *cli_store(void)
 {
     static char root[4096];
@@ -121,6 +128,7 @@ const char *cli_store(void)
 void cli_limits(const cli_limit_opts *o, sow_limits *out)
 {
     memset(out, 0, sizeof *out);
+    sow_db_set_damaged_hook(on_damaged, NULL);
     if (o->threads)
         out->threads = cli_threads("--threads", o->threads);
     if (o->memory)

@@ -311,6 +311,27 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
     return SOW_OK;
 }
 
+static sow_db_damaged_fn damaged_hook;
+static void *damaged_hook_ctx;
+
+void sow_db_set_damaged_hook(sow_db_damaged_fn fn, void *ctx)
+{
+    __atomic_store_n(&damaged_hook_ctx, ctx, __ATOMIC_RELAXED);
+    __atomic_store_n(&damaged_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* Tells opt->damaged, or else the hook, that a file is damaged. */
+static void tell_damaged(const sow_db_options *opt, const char *w)
+{
+    if (opt->damaged) {
+        opt->damaged(opt->damaged_ctx, w);
+        return;
+    }
+    sow_db_damaged_fn fn = __atomic_load_n(&damaged_hook, __ATOMIC_ACQUIRE);
+    if (fn)
+        fn(__atomic_load_n(&damaged_hook_ctx, __ATOMIC_RELAXED), w);
+}
+
 /* Loads seed count k from dir as load_level, but a damaged file is, when
  * building, SOW_E_MISSING (it is built again: the rename of the rebuilt
  * one replaces it), opt->damaged told once. */
@@ -320,8 +341,8 @@ static sow_err try_level(const sow_game *g, int k, const char *dir, const sow_db
     char w[512];
     sow_err e = load_level(g, k, dir, opt, db, w, sizeof w);
     if (!opt->no_build && (e == SOW_E_FORMAT || e == SOW_E_CHECKSUM || e == SOW_E_MISMATCH)) {
-        if (!db->priv->damaged[k] && opt->damaged)
-            opt->damaged(opt->damaged_ctx, w);
+        if (!db->priv->damaged[k])
+            tell_damaged(opt, w);
         db->priv->damaged[k] = true;
         return SOW_E_MISSING;
     }
@@ -431,6 +452,11 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
 {
     build_state b = {.base = {.max_seeds = db->max_seeds, .all_total = total},
                      .t0 = sow_retro_clock(), .rate = SOW_DB_START_RATE};
+    if (dir) {
+        /* What killed builds left: the next build is the one to clean. */
+        sow_db_remove_stale_temps(dir, "");
+        sow_db_remove_stale_locks(dir);
+    }
     sow_err e = SOW_OK;
     for (int k = 0; k <= db->max_seeds && !e; k++) {
         if (db->table[k])

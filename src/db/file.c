@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -330,6 +331,31 @@ void sow_db_remove_stale_temps(const char *dir, const char *name)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         unlink(path);
+    }
+    closedir(d);
+}
+
+void sow_db_remove_stale_locks(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    size_t sl = strlen(".sowdb" SOW_DB_LOCK_SUFFIX);
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= sl || strcmp(e->d_name + len - sl, ".sowdb" SOW_DB_LOCK_SUFFIX) != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        /* Held: a build is running. Free: its build was killed; whoever
+         * opened it meanwhile finds it unlinked once locked and tries again. */
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlink(path);
+        close(fd);
     }
     closedir(d);
 }

@@ -19,6 +19,10 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
  * is gone: of the file name, or of every file if name is "". */
 void sow_db_remove_stale_temps(const char *dir, const char *name);
 
+/* Removes the lock files (NAME.lock) in dir that no build holds: those
+ * of killed builds. */
+void sow_db_remove_stale_locks(const char *dir);
+
 /* A mapped, checked file. */
 typedef struct sow_db_map {
     void *base;

@@ -177,7 +177,7 @@ static bool list_family(const char *root, const char *fam, sow_store_level **v, 
         snprintf(l->family, sizeof l->family, "%s", fam);
         l->seeds = k;
         l->bytes = (uint64_t)st.st_size;
-        l->last_use = (int64_t)st.st_atime;
+        l->last_use = (double)st.st_atim.tv_sec + (double)st.st_atim.tv_nsec * 1e-9;
     }
     closedir(dd);
     return ok;
@@ -254,7 +254,8 @@ sow_err sow_store_set_budget(const char *root, uint64_t max_bytes, char *why, si
     return write_mark(root, max_bytes, why, why_size);
 }
 
-/* Removes the temporaries of dead builds in every family folder. */
+/* Removes the temporaries and lock files of dead builds in every family
+ * folder. */
 static void clean_temps(const char *root)
 {
     DIR *d = opendir(root);
@@ -267,6 +268,7 @@ static void clean_temps(const char *root)
         char p[4096];
         snprintf(p, sizeof p, "%s/%s", root, e->d_name);
         sow_db_remove_stale_temps(p, "");
+        sow_db_remove_stale_locks(p);
     }
     closedir(d);
 }
@@ -289,10 +291,10 @@ sow_err sow_store_prune(const char *root, uint64_t max_bytes, const char *spare,
     /* v is by family then seeds: a family's run ends at its highest. */
     while (held > max_bytes) {
         size_t pick = n;
-        int64_t pick_use = 0;
+        double pick_use = 0;
         for (size_t i = 0; i < n;) {
             size_t j = i;
-            int64_t use = v[i].last_use;
+            double use = v[i].last_use;
             while (j + 1 < n && strcmp(v[j + 1].family, v[i].family) == 0)
                 if (v[++j].last_use > use)
                     use = v[j].last_use;
