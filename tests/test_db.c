@@ -13,11 +13,13 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "sow/db.h"
+#include "sow/store.h"
 
 static char dir[64];
 static char why[512];
@@ -648,6 +650,112 @@ static void test_deadline_mid_build(void **state)
     rm_dir_files(dir);
 }
 
+/* Sets a file's access time (the store's last use) to t seconds. */
+static void set_atime(const char *p, time_t t)
+{
+    struct timespec ts[2] = {{t, 0}, {0, UTIME_OMIT}};
+    assert_int_equal(utimensat(AT_FDCWD, p, ts, 0), 0);
+}
+
+/* A store: where it is, an open through it (the family's folder), its
+ * listing, and the pruning order: least recently used family first, its
+ * highest seed count first, the spared family never. */
+static void test_store(void **state)
+{
+    (void)state;
+    char root[128], p[600], why2[512];
+    snprintf(root, sizeof root, "%s/st/ore", dir);
+    /* Where: SOW_DB, else XDG_CACHE_HOME/sow, else HOME/.cache/sow. */
+    setenv("SOW_DB", root, 1);
+    setenv("XDG_CACHE_HOME", "/x", 1);
+    setenv("HOME", "/h", 1);
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_OK);
+    assert_string_equal(p, root);
+    setenv("SOW_DB", "", 1);
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_OK);
+    assert_string_equal(p, "/x/sow");
+    unsetenv("XDG_CACHE_HOME");
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_OK);
+    assert_string_equal(p, "/h/.cache/sow");
+    unsetenv("HOME");
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_E_IO);
+
+    assert_false(sow_store_is(root));
+    assert_int_equal(sow_store_init(root, why2, sizeof why2), SOW_OK);
+    assert_true(sow_store_is(root));
+    struct stat st;
+    assert_int_equal(stat(root, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+
+    sow_game k3, c3;
+    game(&k3, SOW_KALAH, 3, SOW_VAR_EMPTY_CAPTURE);
+    game(&c3, SOW_CONGKAK, 3, 0);
+    char fam[96];
+    sow_store_family(&k3, fam, sizeof fam);
+    assert_string_equal(fam, "kalah-m3-empty-capture");
+    sow_db *db, *mem;
+    assert_int_equal(sow_db_open(&k3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    assert_int_equal(sow_db_open(&c3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    snprintf(p, sizeof p, "%s/kalah-m3-empty-capture/kalah-m3-empty-capture-k8.sowdb", root);
+    assert_int_equal(access(p, F_OK), 0);
+    assert_int_equal(sow_db_dir_levels(&k3, root), 8);
+    /* Loaded back through the store, not built. */
+    assert_int_equal(sow_db_open(&k3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
+    assert_int_equal(sow_db_open(&k3, 8, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    for (int k = 0; k <= 8; k++)
+        assert_false(sow_db_built(db, k));
+    assert_same(mem, db, 8, 3);
+    sow_db_close(db);
+    sow_db_close(mem);
+
+    sow_store_level *v;
+    size_t n;
+    uint64_t total = 0, top = 0;
+    assert_int_equal(sow_store_list(root, &v, &n, why2, sizeof why2), SOW_OK);
+    assert_int_equal(n, 18);
+    assert_string_equal(v[0].family, "congkak-m3");
+    assert_int_equal(v[8].seeds, 8);
+    assert_string_equal(v[9].family, "kalah-m3-empty-capture");
+    for (size_t i = 0; i < n; i++)
+        total += v[i].bytes;
+    top = v[17].bytes;
+    /* The kalah family used long ago (its lower files even earlier: still
+     * its highest goes first, as the lower ones are what it is built from). */
+    for (size_t i = 9; i < n; i++) {
+        snprintf(p, sizeof p, "%s/%s/%s-k%d.sowdb", root, v[i].family, v[i].family,
+                 v[i].seeds);
+        set_atime(p, 1000000 + v[i].seeds);
+    }
+    free(v);
+    uint64_t freed;
+    assert_int_equal(sow_store_prune(root, total - 1, NULL, NULL, NULL, &freed, why2,
+                                     sizeof why2), SOW_OK);
+    assert_int_equal(freed, top);
+    snprintf(p, sizeof p, "%s/kalah-m3-empty-capture/kalah-m3-empty-capture-k8.sowdb", root);
+    assert_int_equal(access(p, F_OK), -1);
+    assert_int_equal(sow_db_dir_levels(&k3, root), 7);
+    /* Spared: nothing of the kalah family goes, the congkak one does. */
+    assert_int_equal(sow_store_prune(root, 0, "kalah-m3-empty-capture", NULL, NULL, &freed,
+                                     why2, sizeof why2), SOW_OK);
+    assert_int_equal(sow_db_dir_levels(&k3, root), 7);
+    assert_int_equal(sow_db_dir_levels(&c3, root), -1);
+    assert_int_equal(sow_store_prune(root, 0, NULL, NULL, NULL, &freed, why2, sizeof why2),
+                     SOW_OK);
+    assert_int_equal(sow_store_list(root, &v, &n, why2, sizeof why2), SOW_OK);
+    assert_int_equal(n, 0);
+    free(v);
+    /* The budget kept in the mark. */
+    assert_int_equal(sow_store_set_budget(root, 12345, why2, sizeof why2), SOW_OK);
+    assert_int_equal(sow_store_budget(root), 12345);
+    assert_int_equal(sow_store_set_budget(root, 0, why2, sizeof why2), SOW_OK);
+    assert_true(sow_store_budget(root) > 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/st'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -659,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_deadline_past),
         cmocka_unit_test(test_deadline_between_levels),
         cmocka_unit_test(test_deadline_mid_build),
+        cmocka_unit_test(test_store),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

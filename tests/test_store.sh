@@ -23,6 +23,11 @@ store_of() { "$SOW" db store --json | python3 -c 'import json,sys; print(json.lo
 [ "$(stat -c %a "$T/home/.cache/sow")" = 700 ] || fail "store mode $(stat -c %a "$T/home/.cache/sow")"
 [ -e "$T/home/.cache/sow/.sow-store" ] || fail "no mark in the store"
 
+# Commands told of another folder, or of none, make no store.
+env -u SOW_DB XDG_CACHE_HOME="$T/x2" "$SOW" db build kalah --pits 2 --max-seeds 3 --dir "$T/d2" --quiet >/dev/null
+env -u SOW_DB XDG_CACHE_HOME="$T/x2" "$SOW" solve kalah --pits 2 --seeds 2 --no-db --value-only >/dev/null
+[ ! -e "$T/x2" ] || fail "a store was made: $(ls -R "$T/x2")"
+
 # A command without --db builds into the store, the next one loads it;
 # --no-db and --db DIR leave it alone.
 export SOW_DB="$T/store"

@@ -196,10 +196,15 @@ static void on_progress(void *ctx, const sow_progress *p)
             p->seconds, eta, st->tty ? (level_done ? "\033[K\n" : "\033[K") : "\n");
 }
 
-/* Printed even with --quiet: a build that seems to hang should say why. */
+/* Printed even with --quiet: a build that seems to hang should say why.
+ * Once: two builds of one database may meet at each seed count. */
 static void on_wait(void *ctx, const char *file, long holder)
 {
     (void)ctx;
+    static bool told;
+    if (told)
+        return;
+    told = true;
     if (holder)
         fprintf(stderr, "sow: waiting for the build of pid %ld of %s (it holds %s%s); then "
                 "loading it\n", holder, file, file, SOW_DB_LOCK_SUFFIX);
@@ -263,6 +268,8 @@ static int db_build(int argc, char **argv)
     setup_game(&cg);
     int K = (int)cli_int("--max-seeds", maxs, 0, SOW_DB_MAX_SEEDS);
     sow_limits lim;
+    /* The folder is --dir's (or the store, below): none by default here. */
+    lo.no_db = true;
     cli_limits(&lo, &lim);
     int T = lim.threads ? lim.threads : cli_default_threads();
     uint64_t memory_bytes = lim.memory ? lim.memory : cli_default_memory();
