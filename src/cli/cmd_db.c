@@ -316,14 +316,16 @@ static int db_build(int argc, char **argv)
         positions += c;
         built_positions += built[k] ? c : 0;
     }
-    char first[128], last[128], b[256], l[256];
+    char first[128], last[128], b[256], l[256], where[4096];
+    /* A store: the family's folder in it, where the files are. */
+    sow_store_resolve(&cg.g, dir, where, sizeof where);
     sow_db_file_name(&cg.g, 0, first, sizeof first);
     sow_db_file_name(&cg.g, K, last, sizeof last);
     fmt_ranges(built, K, b, sizeof b);
     fmt_ranges(loaded, K, l, sizeof l);
     printf("%s: %s up to %d seeds on %d pits per side, %llu positions, files %s .. %s; "
            "built seed counts %s (%llu positions, %d thread%s), loaded %s (%.2f s)\n",
-           dir, sow_game_name(cg.cfg.game), K, cg.cfg.pits, (unsigned long long)positions, first,
+           where, sow_game_name(cg.cfg.game), K, cg.cfg.pits, (unsigned long long)positions, first,
            last, b, (unsigned long long)built_positions, T, T == 1 ? "" : "s", l, secs);
     sow_db_close(db);
     return 0;
