@@ -43,6 +43,7 @@ declare -A owner=(
   [search.h]=search [refsolve.h]=search [analyse.h]=search
   [retro.h]=retro
   [db.h]=db
+  [store.h]=db
   [plan.h]=plan
   [units.h]=units [units_mpi.h]=units
   [ledger.h]=ledger

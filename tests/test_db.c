@@ -13,11 +13,13 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "sow/db.h"
+#include "sow/store.h"
 
 static char dir[64];
 static char why[512];
@@ -329,18 +331,19 @@ static void test_bad_dir(void **state)
 typedef struct waited {
     int calls;
     long holder;
-    char dir[64];
+    char file[600];
     const char *from;  /* folder to copy every file from, or NULL */
     int lock_fd;       /* released after the copy */
+    const char *lock;  /* its path */
     volatile int *stop;
 } waited;
 
-static void on_wait(void *ctx, const char *d, long holder)
+static void on_wait(void *ctx, const char *file, long holder)
 {
     waited *w = ctx;
     w->calls++;
     w->holder = holder;
-    snprintf(w->dir, sizeof w->dir, "%s", d);
+    snprintf(w->file, sizeof w->file, "%s", file);
     if (w->stop)
         *w->stop = 1;
     if (!w->from)
@@ -352,20 +355,24 @@ static void on_wait(void *ctx, const char *d, long holder)
         if (e->d_name[0] == '.')
             continue;
         snprintf(a, sizeof a, "%s/%s", w->from, e->d_name);
-        snprintf(b, sizeof b, "%s/%s", d, e->d_name);
+        snprintf(b, sizeof b, "%s/%s", dir, e->d_name);
         copy_file(a, b);
     }
     closedir(dd);
-    snprintf(a, sizeof a, "%s/%s", d, SOW_DB_LOCK_NAME);
-    unlink(a);
+    unlink(w->lock);
     close(w->lock_fd);
 }
 
-/* Holds dir/.lock as another process's build would, naming pid. */
-static int hold_lock(long pid)
+/* The lock file of seed count k's file. */
+static void lock_of(const sow_game *g, int k, char *p, size_t n)
 {
-    char p[600];
-    snprintf(p, sizeof p, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    path_of(g, k, p, n - 8);
+    strcat(p, SOW_DB_LOCK_SUFFIX);
+}
+
+/* Holds the lock file p as another process's build would, naming pid. */
+static int hold_lock(const char *p, long pid)
+{
     int fd = open(p, O_RDWR | O_CREAT, 0644);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
@@ -380,16 +387,20 @@ static void test_lock(void **state)
     sow_game g;
     game(&g, SOW_KALAH, 3, 0);
     const int K = 8;
-    char other[128], lock[600];
+    char other[128], lock0[600], lock5[600], p[256], p5[256];
     snprintf(other, sizeof other, "%s/other", dir);
-    snprintf(lock, sizeof lock, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    lock_of(&g, 0, lock0, sizeof lock0);
+    lock_of(&g, 5, lock5, sizeof lock5);
+    path_of(&g, 0, p, sizeof p);
+    path_of(&g, 5, p5, sizeof p5);
     sow_db *db, *mem;
     assert_int_equal(sow_db_open(&g, K, NULL, NULL, &mem, why, sizeof why), SOW_OK);
     for (int k = 0; k <= K; k++)
         assert_true(sow_db_built(mem, k));
 
-    /* Held: the open waits, says by whom, and stops when asked to. */
-    int fd = hold_lock(4242);
+    /* Held: the open waits, says by whom and for which file, and stops
+     * when asked to. */
+    int fd = hold_lock(lock0, 4242);
     volatile int stop = 0;
     waited w = {.stop = &stop};
     sow_db_options o = {.stop = &stop, .wait = on_wait, .wait_ctx = &w};
@@ -397,20 +408,18 @@ static void test_lock(void **state)
     assert_null(db);
     assert_int_equal(w.calls, 1);
     assert_int_equal(w.holder, 4242);
-    assert_string_equal(w.dir, dir);
-    assert_non_null(strstr(why, "waiting for the build of pid 4242"));
+    assert_string_equal(w.file, p);
+    assert_non_null(strstr(why, "waiting for the build of pid 4242 of"));
     /* Nothing was written, and the lock file is still the holder's. */
-    char p[256];
-    path_of(&g, 0, p, sizeof p);
     assert_int_equal(access(p, F_OK), -1);
-    assert_int_equal(access(lock, F_OK), 0);
+    assert_int_equal(access(lock0, F_OK), 0);
 
     /* Once the holder has saved the files and let go, they are loaded,
      * not built again. */
     assert_int_equal(mkdir(other, 0777), 0);
     assert_int_equal(sow_db_open(&g, K, other, NULL, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);
-    waited w2 = {.from = other, .lock_fd = fd};
+    waited w2 = {.from = other, .lock_fd = fd, .lock = lock0};
     sow_db_options o2 = {.wait = on_wait, .wait_ctx = &w2};
     assert_int_equal(sow_db_open(&g, K, dir, &o2, &db, why, sizeof why), SOW_OK);
     assert_int_equal(w2.calls, 1);
@@ -419,23 +428,40 @@ static void test_lock(void **state)
     assert_same(mem, db, K, 3);
     sow_db_close(db);
     /* No build needed: no lock taken, none left. */
-    assert_int_equal(access(lock, F_OK), -1);
+    assert_int_equal(access(lock0, F_OK), -1);
+
+    /* One file's lock held: the files below it are there; with a deadline
+     * and keep_partial the open waits until the deadline, then gives
+     * them. */
+    unlink(p5);
+    fd = hold_lock(lock5, 4243);
+    w = (waited){0};
+    o = (sow_db_options){.wait = on_wait, .wait_ctx = &w, .keep_partial = true,
+                         .deadline = sow_retro_clock() + 0.2};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_true(sow_retro_clock() >= o.deadline);
+    assert_int_equal(w.calls, 1);
+    assert_string_equal(w.file, p5);
+    assert_true(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 4);
+    assert_same(mem, db, 4, 3);
+    sow_db_close(db);
+    unlink(lock5);
+    close(fd);
 
     /* A build that finds the lock free takes it, builds only what is
      * missing, and removes the lock file when done. */
-    path_of(&g, 5, p, sizeof p);
-    unlink(p);
     assert_int_equal(sow_db_open(&g, K, dir, NULL, &db, why, sizeof why), SOW_OK);
     for (int k = 0; k <= K; k++)
         assert_int_equal(sow_db_built(db, k), k == 5);
     assert_same(mem, db, K, 3);
     sow_db_close(db);
-    assert_int_equal(access(lock, F_OK), -1);
+    assert_int_equal(access(lock5, F_OK), -1);
 
     /* A stale lock file (its process was killed, so nobody holds the
      * lock) does not stop a build. */
-    unlink(p);
-    FILE *f = fopen(lock, "w");
+    unlink(p5);
+    FILE *f = fopen(lock5, "w");
     fputs("999999999\n", f);
     fclose(f);
     w = (waited){0};
@@ -444,7 +470,7 @@ static void test_lock(void **state)
     assert_int_equal(w.calls, 0);
     assert_true(sow_db_built(db, 5));
     sow_db_close(db);
-    assert_int_equal(access(lock, F_OK), -1);
+    assert_int_equal(access(lock5, F_OK), -1);
     sow_db_close(mem);
     rm_dir_files(other);
     rmdir(other);
@@ -476,7 +502,7 @@ static void test_make_dir(void **state)
     assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);
     char p[600];
-    snprintf(p, sizeof p, "%s/%s", sub, SOW_DB_LOCK_NAME);
+    snprintf(p, sizeof p, "%s/congkak-m3-k8.sowdb%s", sub, SOW_DB_LOCK_SUFFIX);
     assert_int_equal(access(p, F_OK), -1);
     snprintf(p, sizeof p, "%s/congkak-m3-k8.sowdb", sub);
     assert_int_equal(access(p, F_OK), 0);
@@ -488,6 +514,248 @@ static void test_make_dir(void **state)
     rmdir(sub);
 }
 
+/* A deadline already past: nothing is built; keep_partial gives what the
+ * folder holds (or SOW_E_INTERRUPTED if not even seed count 0), without
+ * it the open is SOW_E_INTERRUPTED. */
+static void test_deadline_past(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_KALAH, 3, 0);
+    const int K = 10;
+    sow_db *db = NULL, *mem;
+    sow_db_options o = {.deadline = sow_retro_clock() - 1, .keep_partial = true};
+    assert_int_equal(sow_db_open(&g, K, NULL, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_non_null(strstr(why, "seed count 0"));
+    char p[256];
+    path_of(&g, 0, p, sizeof p);
+    assert_int_equal(access(p, F_OK), -1);
+
+    /* Seed count 7's file without 6's is of no use: not kept. */
+    assert_int_equal(sow_db_open(&g, 7, dir, NULL, &db, why, sizeof why), SOW_OK);
+    assert_false(sow_db_cut(db));
+    sow_db_close(db);
+    path_of(&g, 6, p, sizeof p);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_true(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 5);
+    assert_int_equal(sow_db_open(&g, 5, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_same(mem, db, 5, 3);
+    for (int k = 0; k <= 5; k++)
+        assert_false(sow_db_built(db, k));
+    sow_db_close(db);
+    sow_db_close(mem);
+
+    o.keep_partial = false;
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_non_null(strstr(why, "seed count 6"));
+    /* Everything there already: nothing to build, nothing cut. */
+    assert_int_equal(sow_db_open(&g, 4, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_false(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 4);
+    sow_db_close(db);
+}
+
+/* Progress that, once seed count `at` is complete, waits until `until`
+ * (sow_retro_clock) has passed: the deadline falls between two seed
+ * counts. */
+typedef struct slow_at {
+    int at;
+    double until;
+} slow_at;
+
+static void on_progress_slow(void *ctx, const sow_progress *pr)
+{
+    slow_at *s = ctx;
+    if (pr->seeds == s->at && pr->done == pr->total)
+        while (sow_retro_clock() <= s->until)
+            usleep(1000);
+}
+
+/* A deadline that passes between seed counts 6 and 7: 0..6 are kept,
+ * saved and probe right; 7 is never started. */
+static void test_deadline_between_levels(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_CONGKAK, 3, 0);
+    const int K = 12;
+    sow_db *db = NULL, *mem;
+    slow_at s = {.at = 6, .until = sow_retro_clock() + 0.3};
+    sow_db_options o = {.deadline = s.until, .keep_partial = true,
+                        .progress = on_progress_slow, .progress_ctx = &s};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_true(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 6);
+    for (int k = 0; k <= 6; k++)
+        assert_true(sow_db_built(db, k));
+    assert_false(sow_db_built(db, 7));
+    assert_int_equal(sow_db_open(&g, 6, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_same(mem, db, 6, 3);
+    sow_db_close(db);
+    sow_db_close(mem);
+    assert_int_equal(sow_db_dir_levels(&g, dir), 6);
+
+    /* Without keep_partial: interrupted, the levels done still saved. */
+    rm_dir_files(dir);
+    s.until = sow_retro_clock() + 0.3;
+    o.deadline = s.until;
+    o.keep_partial = false;
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_int_equal(sow_db_dir_levels(&g, dir), 6);
+    /* The next open goes on from there. */
+    assert_int_equal(sow_db_open(&g, K, dir, NULL, &db, why, sizeof why), SOW_OK);
+    assert_false(sow_db_cut(db));
+    assert_false(sow_db_built(db, 6));
+    assert_true(sow_db_built(db, 7));
+    sow_db_close(db);
+}
+
+/* A deadline well before a build of several seconds could end: the open
+ * returns soon after it (a seed count in progress is stopped, or one that
+ * cannot end in time is not started) with what it finished. */
+static void test_deadline_mid_build(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_KALAH, 6, 0);
+    const int K = 17;
+    sow_db *db = NULL, *mem;
+    double t0 = sow_retro_clock();
+    sow_db_options o = {.deadline = t0 + 0.25, .keep_partial = true, .threads = 1};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    double took = sow_retro_clock() - t0;
+    assert_true(took < 0.25 + 0.2);
+    assert_true(sow_db_cut(db));
+    assert_true(db->max_seeds < K);
+    assert_int_equal(sow_db_dir_levels(&g, dir), db->max_seeds);
+    int k = db->max_seeds;
+    assert_int_equal(sow_db_open(&g, k, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_same(mem, db, k, 6);
+    /* A position with k seeds on the board probes as the full build. */
+    sow_pos p = {0};
+    p.b[0] = (uint8_t)k;
+    assert_int_equal(sow_db_probe(db, &p), sow_db_probe(mem, &p));
+    sow_db_close(db);
+    sow_db_close(mem);
+    rm_dir_files(dir);
+}
+
+/* Sets a file's access time (the store's last use) to t seconds. */
+static void set_atime(const char *p, time_t t)
+{
+    struct timespec ts[2] = {{t, 0}, {0, UTIME_OMIT}};
+    assert_int_equal(utimensat(AT_FDCWD, p, ts, 0), 0);
+}
+
+/* A store: where it is, an open through it (the family's folder), its
+ * listing, and the pruning order: least recently used family first, its
+ * highest seed count first, the spared family never. */
+static void test_store(void **state)
+{
+    (void)state;
+    char root[128], p[600], why2[512];
+    snprintf(root, sizeof root, "%s/st/ore", dir);
+    /* Where: SOW_DB, else XDG_CACHE_HOME/sow, else HOME/.cache/sow. */
+    setenv("SOW_DB", root, 1);
+    setenv("XDG_CACHE_HOME", "/x", 1);
+    setenv("HOME", "/h", 1);
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_OK);
+    assert_string_equal(p, root);
+    setenv("SOW_DB", "", 1);
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_OK);
+    assert_string_equal(p, "/x/sow");
+    unsetenv("XDG_CACHE_HOME");
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_OK);
+    assert_string_equal(p, "/h/.cache/sow");
+    unsetenv("HOME");
+    assert_int_equal(sow_store_default(p, sizeof p, why2, sizeof why2), SOW_E_IO);
+
+    assert_false(sow_store_is(root));
+    assert_int_equal(sow_store_init(root, why2, sizeof why2), SOW_OK);
+    assert_true(sow_store_is(root));
+    struct stat st;
+    assert_int_equal(stat(root, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+
+    sow_game k3, c3;
+    game(&k3, SOW_KALAH, 3, SOW_VAR_EMPTY_CAPTURE);
+    game(&c3, SOW_CONGKAK, 3, 0);
+    char fam[96];
+    sow_store_family(&k3, fam, sizeof fam);
+    assert_string_equal(fam, "kalah-m3-empty-capture");
+    sow_db *db, *mem;
+    assert_int_equal(sow_db_open(&k3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    assert_int_equal(sow_db_open(&c3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    snprintf(p, sizeof p, "%s/kalah-m3-empty-capture/kalah-m3-empty-capture-k8.sowdb", root);
+    assert_int_equal(access(p, F_OK), 0);
+    assert_int_equal(sow_db_dir_levels(&k3, root), 8);
+    /* Loaded back through the store, not built. */
+    assert_int_equal(sow_db_open(&k3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
+    assert_int_equal(sow_db_open(&k3, 8, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    for (int k = 0; k <= 8; k++)
+        assert_false(sow_db_built(db, k));
+    assert_same(mem, db, 8, 3);
+    sow_db_close(db);
+    sow_db_close(mem);
+
+    sow_store_level *v;
+    size_t n;
+    uint64_t total = 0, top = 0;
+    assert_int_equal(sow_store_list(root, &v, &n, why2, sizeof why2), SOW_OK);
+    assert_int_equal(n, 18);
+    assert_string_equal(v[0].family, "congkak-m3");
+    assert_int_equal(v[8].seeds, 8);
+    assert_string_equal(v[9].family, "kalah-m3-empty-capture");
+    for (size_t i = 0; i < n; i++)
+        total += v[i].bytes;
+    top = v[17].bytes;
+    /* The kalah family used long ago (its lower files even earlier: still
+     * its highest goes first, as the lower ones are what it is built from). */
+    for (size_t i = 9; i < n; i++) {
+        snprintf(p, sizeof p, "%s/%s/%s-k%d.sowdb", root, v[i].family, v[i].family,
+                 v[i].seeds);
+        set_atime(p, 1000000 + v[i].seeds);
+    }
+    free(v);
+    uint64_t freed;
+    assert_int_equal(sow_store_prune(root, total - 1, NULL, NULL, NULL, &freed, why2,
+                                     sizeof why2), SOW_OK);
+    assert_int_equal(freed, top);
+    snprintf(p, sizeof p, "%s/kalah-m3-empty-capture/kalah-m3-empty-capture-k8.sowdb", root);
+    assert_int_equal(access(p, F_OK), -1);
+    assert_int_equal(sow_db_dir_levels(&k3, root), 7);
+    /* Spared: nothing of the kalah family goes, the congkak one does. */
+    assert_int_equal(sow_store_prune(root, 0, "kalah-m3-empty-capture", NULL, NULL, &freed,
+                                     why2, sizeof why2), SOW_OK);
+    assert_int_equal(sow_db_dir_levels(&k3, root), 7);
+    assert_int_equal(sow_db_dir_levels(&c3, root), -1);
+    assert_int_equal(sow_store_prune(root, 0, NULL, NULL, NULL, &freed, why2, sizeof why2),
+                     SOW_OK);
+    assert_int_equal(sow_store_list(root, &v, &n, why2, sizeof why2), SOW_OK);
+    assert_int_equal(n, 0);
+    free(v);
+    /* The budget kept in the mark. */
+    assert_int_equal(sow_store_set_budget(root, 12345, why2, sizeof why2), SOW_OK);
+    assert_int_equal(sow_store_budget(root), 12345);
+    assert_int_equal(sow_store_set_budget(root, 0, why2, sizeof why2), SOW_OK);
+    assert_true(sow_store_budget(root) > 0);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/st'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +764,10 @@ int main(void)
         cmocka_unit_test(test_bad_dir),
         cmocka_unit_test(test_lock),
         cmocka_unit_test(test_make_dir),
+        cmocka_unit_test(test_deadline_past),
+        cmocka_unit_test(test_deadline_between_levels),
+        cmocka_unit_test(test_deadline_mid_build),
+        cmocka_unit_test(test_store),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

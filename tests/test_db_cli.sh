@@ -3,7 +3,7 @@
 # (checked against `sow solve` on the keys both promise: value, outcome,
 # every move's value, a best move of the best value), bad input (exit
 # status 2, one line on stderr), refused builds that leave no folder, the
-# folder lock between two builds, Ctrl-C, and what verify says of the
+# per-file locks between two builds, Ctrl-C, and what verify says of the
 # leftovers of a killed build.
 set -euo pipefail
 SOW=$1
@@ -184,29 +184,30 @@ rm "$T/db/congkak-m3-k8.sowdb.copy.sowdb"
 expect_status 0 "$SOW" db verify "$T/db"
 head -c 1000 /dev/zero >"$T/db/kalah-m3-k5.sowdb.tmp.999999999"
 head -c 1000 /dev/zero >"$T/db/kalah-m3-k6.sowdb.tmp.$$"
-echo 999999999 >"$T/db/.lock"
+echo 999999999 >"$T/db/kalah-m3-k5.sowdb.lock"
 expect_status 1 "$SOW" db verify "$T/db"
 grep -q "STALE kalah-m3-k5.sowdb.tmp.999999999: 0.0 MB, left by process 999999999, which is gone (--clean removes it)" "$T/out" || fail "stale temp: $(cat "$T/out")"
 grep -q "TEMP kalah-m3-k6.sowdb.tmp.$$: .*process $$ is running" "$T/out" || fail "live temp: $(cat "$T/out")"
-grep -q "STALE .lock: no build holds it (left by process 999999999)" "$T/out" || fail "stale lock: $(cat "$T/out")"
+grep -q "STALE kalah-m3-k5.sowdb.lock: no build holds it (left by process 999999999)" "$T/out" || fail "stale lock: $(cat "$T/out")"
 grep -q "PROBLEMS FOUND" "$T/out" || fail "verify summary: $(cat "$T/out")"
 expect_status 0 "$SOW" db info "$T/db"
 grep -q "STALE kalah-m3-k5.sowdb.tmp.999999999" "$T/out" || fail "info DIR leftovers: $(cat "$T/out")"
 expect_status 0 "$SOW" db verify "$T/db" --clean
 grep -q "removed kalah-m3-k5.sowdb.tmp.999999999" "$T/out" || fail "--clean: $(cat "$T/out")"
-grep -q "removed .lock" "$T/out" || fail "--clean: $(cat "$T/out")"
-[ ! -e "$T/db/kalah-m3-k5.sowdb.tmp.999999999" ] && [ ! -e "$T/db/.lock" ] || fail "--clean left them"
+grep -q "removed kalah-m3-k5.sowdb.lock" "$T/out" || fail "--clean: $(cat "$T/out")"
+[ ! -e "$T/db/kalah-m3-k5.sowdb.tmp.999999999" ] && [ ! -e "$T/db/kalah-m3-k5.sowdb.lock" ] || fail "--clean left them"
 [ -e "$T/db/kalah-m3-k6.sowdb.tmp.$$" ] || fail "--clean removed a live process's temporary"
 rm "$T/db/kalah-m3-k6.sowdb.tmp.$$"
 
-# The folder lock. This shell holds DIR/.lock as a build would; two builds
-# started into DIR both wait, saying for whom. Once it is released one of
-# them builds every file and the other, after waiting for it in turn,
-# loads them all: the work is done once.
+# The per-file locks. This shell holds the lock of seed count 0's file as
+# a build would; two builds started into DIR both wait, saying for whom.
+# Once it is released they share the work: each seed count is built by one
+# of them and loaded by the other (the positions built add up to the
+# total exactly once).
 c="$T/conc"
 mkdir "$c"
-exec 9>"$c/.lock"
-flock -n 9 || fail "cannot lock $c/.lock"
+exec 9>"$c/kalah-m4-k0.sowdb.lock"
+flock -n 9 || fail "cannot lock $c/kalah-m4-k0.sowdb.lock"
 echo $$ >&9
 for w in a b; do
   # 9>&-: a child sharing this shell's locked descriptor would hold the lock
@@ -216,30 +217,30 @@ for w in a b; do
   bg+=($!)
 done
 for i in $(seq 400); do
-  [ "$(cat "$T/a.err" "$T/b.err" | grep -c "waiting for the build of pid $$ in $c")" = 2 ] && break
+  [ "$(cat "$T/a.err" "$T/b.err" | grep -c "waiting for the build of pid $$ of $c/kalah-m4-k0.sowdb")" = 2 ] && break
   sleep 0.05
 done
 for w in a b; do
-  grep -q "waiting for the build of pid $$ in $c (it holds $c/.lock)" "$T/$w.err" || fail "build $w did not wait: $(cat "$T/$w.err")"
+  grep -q "waiting for the build of pid $$ of $c/kalah-m4-k0.sowdb (it holds $c/kalah-m4-k0.sowdb.lock)" "$T/$w.err" || fail "build $w did not wait: $(cat "$T/$w.err")"
 done
-ls "$c" | grep -q sowdb && fail "a build wrote files while the lock was held"
-rm "$c/.lock" # released as a build releases it: unlinked, then unlocked
+ls "$c" | grep -q 'sowdb$' && fail "a build wrote files while the lock was held"
+rm "$c/kalah-m4-k0.sowdb.lock" # released as a build releases it: unlinked, then unlocked
 exec 9>&-
 wait "${bg[0]}" || fail "build a failed: $(cat "$T/a.err")"
 wait "${bg[1]}" || fail "build b failed: $(cat "$T/b.err")"
 bg=()
 cat "$T/a.out" "$T/b.out" >"$T/ab.out"
-grep -c "built seed counts 0..14 (319770 positions, 1 thread), loaded none" "$T/ab.out" | grep -qx 1 || fail "not built once: $(cat "$T/ab.out")"
-grep -c "built seed counts none (0 positions, 1 thread), loaded 0..14" "$T/ab.out" | grep -qx 1 || fail "not loaded once: $(cat "$T/ab.out")"
-[ ! -e "$c/.lock" ] || fail "the lock file outlived the builds"
+built=$(( $(sed -E 's/.*built seed counts [^(]*\(([0-9]+) positions.*/\1/' "$T/ab.out" | paste -sd+) ))
+[ "$built" = 319770 ] || fail "not built once ($built positions built): $(cat "$T/ab.out")"
+ls "$c" | grep -q 'lock$' && fail "lock files outlived the builds: $(ls "$c")"
 expect_status 0 "$SOW" db verify "$c"
 grep -q "kalah-m4: seed counts 0..14, complete" "$T/out" || fail "verify after the lock: $(cat "$T/out")"
 
 # Ctrl-C while waiting for the lock: exit 130, nothing written.
 mkdir "$T/w"
 : >"$T/w.err"
-exec 9>"$T/w/.lock"
-flock -n 9 || fail "cannot lock $T/w/.lock"
+exec 9>"$T/w/kalah-m3-k0.sowdb.lock"
+flock -n 9 || fail "cannot lock $T/w/kalah-m3-k0.sowdb.lock"
 echo $$ >&9
 "$SOW" db build kalah --pits 3 --max-seeds 6 --dir "$T/w" --quiet 2>"$T/w.err" 9>&- & p=$!
 bg+=($p)
@@ -250,7 +251,7 @@ bg=()
 [ $got = 130 ] || fail "Ctrl-C while waiting: exit $got: $(cat "$T/w.err")"
 grep -q "interrupted while waiting for the build of pid $$" "$T/w.err" || fail "Ctrl-C while waiting: $(cat "$T/w.err")"
 exec 9>&-
-[ -z "$(ls "$T/w")" ] || fail "Ctrl-C while waiting wrote: $(ls "$T/w")"
+[ "$(ls "$T/w")" = kalah-m3-k0.sowdb.lock ] || fail "Ctrl-C while waiting wrote: $(ls "$T/w")"
 
 # Ctrl-C during a build: it stops, removes nothing it saved, leaves no
 # temporary, says where it stopped, exits 130; the next run resumes.

@@ -39,10 +39,11 @@
  * it further per game: sow_retro_max_seeds). */
 #define SOW_DB_MAX_SEEDS 127
 
-/* Called when the folder is locked by another process's build (sow_db_open
- * with a dir), once, before waiting for it: holder is the pid written in the
- * lock file (0 if it cannot be read). Called from the calling thread. */
-typedef void (*sow_db_wait_fn)(void *ctx, const char *dir, long holder);
+/* Called when the file of a seed count sow_db_open needs is being built by
+ * another process (sow_db_open with a dir), once per file, before waiting
+ * for it: file is its path, holder the pid written in its lock file (0 if
+ * it cannot be read). Called from the calling thread. */
+typedef void (*sow_db_wait_fn)(void *ctx, const char *file, long holder);
 
 /* Called when the file of a seed count sow_db_open is to build is damaged
  * (truncated, corrupt, another seed count's or game's), once, before it
@@ -50,8 +51,15 @@ typedef void (*sow_db_wait_fn)(void *ctx, const char *dir, long holder);
  * the calling thread. */
 typedef void (*sow_db_damaged_fn)(void *ctx, const char *why);
 
-/* Name of the lock file in a database folder (see sow_db_open). */
-#define SOW_DB_LOCK_NAME ".lock"
+/* Sets the damaged callback of every sow_db_open whose options give none
+ * (such as the opens the plan makes), so that a program is told of each
+ * file rebuilt wherever it is opened. Call it before any open starts; it
+ * is read, not locked, by each open. fn NULL: none. */
+void sow_db_set_damaged_hook(sow_db_damaged_fn fn, void *ctx);
+
+/* A seed count's file FILE is built under the lock of FILE.lock (see
+ * sow_db_open). */
+#define SOW_DB_LOCK_SUFFIX ".lock"
 
 typedef struct sow_db_options {
     int threads;               /* OpenMP threads for building; 0 = default */
@@ -64,19 +72,44 @@ typedef struct sow_db_options {
     bool in_place;             /* probe loaded files where they are mapped
                                   (4 KB pages) instead of copying them into
                                   huge pages: for a few probes only */
-    const sow_stop_flag *stop; /* if set while building or waiting for the
-                                  folder's lock: SOW_E_INTERRUPTED */
+    const sow_stop_flag *stop; /* if set while building or waiting for a
+                                  file's lock: SOW_E_INTERRUPTED */
     bool make_dir;             /* with a dir: create it (one level) if it is
                                   missing, once every other check has passed;
                                   removed again if the open then fails before
                                   saving a file */
-    sow_db_wait_fn wait;       /* told when the folder's lock is held by
+    sow_db_wait_fn wait;       /* told when a file's lock is held by
                                   another process; may be NULL */
     void *wait_ctx;
     sow_db_damaged_fn damaged; /* told of a damaged file it rebuilds; may
                                   be NULL */
     void *damaged_ctx;
+    double deadline;           /* > 0: a time on sow_retro_clock()'s clock
+                                  past which no build of a seed count starts
+                                  or goes on (it stops as on *stop), nor a
+                                  wait for another process's build; nor does
+                                  a build start that the rate of the last
+                                  seed count this open built (if it had at
+                                  least SOW_DB_RATE_MIN positions, else
+                                  SOW_DB_START_RATE) says cannot end by then.
+                                  0: none. Loading files is not cut. */
+    bool keep_partial;         /* a build cut by the deadline or *stop
+                                  returns SOW_OK with the database up to the
+                                  last seed count it holds complete
+                                  (db->max_seeds lower than asked,
+                                  sow_db_cut true), or SOW_E_INTERRUPTED if
+                                  it holds not even seed count 0; without
+                                  it, any such cut is SOW_E_INTERRUPTED */
 } sow_db_options;
+
+/* Positions per second a build is assumed to reach before it has built a
+ * seed count of its own to measure: below one thread's rate for Toguz,
+ * the slowest game, on a loaded machine, so that a deadline cuts few
+ * builds it let start. */
+#define SOW_DB_START_RATE 1e6
+/* Smallest seed count (in positions) whose build rate is measured: a
+ * smaller one's time is mostly fixed costs (threads, tables). */
+#define SOW_DB_RATE_MIN 65536
 
 /* The layout is public so that sow_db_probe can be inline; treat it as
  * read-only. A caller may read m, max_seeds (the largest seed count held)
@@ -137,13 +170,17 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  *   header, another seed count's or game's: SOW_E_FORMAT, SOW_E_CHECKSUM,
  *   SOW_E_MISMATCH when only loading) is rebuilt like a missing one, and
  *   opt->damaged told; a file that cannot be read (SOW_E_IO) fails.
- *   Building takes the folder's lock first: flock(2) on dir/.lock, which
- *   holds the holder's pid and is unlinked when the build ends. A second
- *   process that needs to build into the same folder waits for the lock
- *   (telling opt->wait, polling opt->stop), then loads the seed counts the
- *   first one saved and builds only what is still missing. Opening without
- *   building anything (every file there, or no_build) takes no lock, so a
- *   read-only folder works.
+ *   Building a seed count takes its file's lock first: flock(2) on
+ *   FILE.lock (SOW_DB_LOCK_SUFFIX), which holds the holder's pid and is
+ *   unlinked when that file is saved. A second process that needs the same
+ *   file waits for its lock (telling opt->wait, polling opt->stop and
+ *   opt->deadline), then loads it instead of building it; the files
+ *   finished before are loaded at once. Opening without building anything
+ *   (every file there, or no_build) takes no lock, so a read-only folder
+ *   works.
+ * dir a store (sow/store.h): the same in its folder for g's family,
+ *   created if missing; after saving a file there, the store is pruned to
+ *   its budget, sparing g's family.
  * opt may be NULL (defaults). On error, *out is NULL and a one-line reason
  * is written to why[0..why_size) (if why is not NULL).
  * Errors: SOW_E_ARG (bad max_seeds), SOW_E_LIMIT (max_seeds beyond
@@ -172,6 +209,10 @@ sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *po
 /* Was seed count k computed by the sow_db_open that returned db (true), or
  * loaded from its file (false)? */
 bool sow_db_built(const sow_db *db, int k);
+
+/* Did the deadline or the stop flag cut db's open short (keep_partial), so
+ * that db->max_seeds is below the seed count asked for? */
+bool sow_db_cut(const sow_db *db);
 
 /* ---- Files (doc/db-format.md) --------------------------------------- */
 

@@ -132,8 +132,8 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
 typedef struct sow_plan_callbacks {
     void (*search_progress)(void *ctx, const sow_search_progress *pr);
     sow_progress_fn db_progress;
-    /* Called when another process holds the database folder's lock (it is
-     * building there; sow_db_open waits, then loads what it saved). */
+    /* Called when another process holds the lock of a database file (it
+     * is building it; sow_db_open waits, then loads it). */
     sow_db_wait_fn db_wait;
     /* Called when a phase begins: "trial" (search without a database,
      * trial_seconds at most), "database" (open or build), "search",

@@ -112,13 +112,18 @@ typedef struct cli_limit_opts {
  *   --time S       time_limit, cli_seconds; default none (a command that
  *                  needs one says its own in --help)
  *   --tt-mb MB     1..CLI_TT_MB_MAX; default the plan's choice
- *   --db DIR       db_dir
+ *   --db DIR       db_dir; default the store (cli_store), none with --no-db
  *   --db-seeds K   0..SOW_DB_MAX_SEEDS (0: none, db_seeds -1)
  *   --no-db        no_db; with --db or --db-seeds K the plan refuses it
  *                  (SOW_E_ARG, its error names the options)
  * Bad text fails (cli_fail) naming the option. The caller sets the rest
  * (stop, value_only, ...). */
 void cli_limits(const cli_limit_opts *o, sow_limits *out);
+
+/* The user's database store (sow/store.h: $SOW_DB, else
+ * $XDG_CACHE_HOME/sow, else ~/.cache/sow), made on first use; NULL, after
+ * a note on stderr, if it cannot be (databases then live in memory). */
+const char *cli_store(void);
 
 /* The options shared by commands that act on a game position. */
 typedef struct cli_game {

@@ -10,10 +10,12 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "sow/db.h"
+#include "sow/store.h"
 
 static const char usage_build[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
@@ -23,13 +25,15 @@ static const char usage_build[] =
     "congkak, toguz: seeds on the board, every tuzdik state, cycles solved\n"
     "by a fixpoint, doc/retrograde.md) that D lacks and saves each one as a\n"
     "file; an interrupted build (Ctrl-C: exit status 130; a second Ctrl-C\n"
-    "kills it at once) resumes where it stopped. D defaults to the current\n"
-    "directory; a missing D is created once every argument is checked, and\n"
-    "removed again if the build then fails before saving a file. A damaged\n"
+    "kills it at once) resumes where it stopped. D defaults to the database\n"
+    "store (sow db store --help); a missing D is created once every argument\n"
+    "is checked, and removed again if the build then fails before saving a\n"
+    "file. A damaged\n"
     "file of a seed count 0..K (truncated, corrupt, another one's) is rebuilt,\n"
     "with a line on stderr saying so (sow db verify reports such files).\n"
-    "A build locks D (flock on D/.lock, holding its pid): a second build into\n"
-    "D waits for it, then loads what it saved and builds only the rest.\n"
+    "Each file is built under its lock (flock on FILE.lock, holding the pid):\n"
+    "a second build that needs it waits for it, then loads it; files already\n"
+    "finished are loaded at once, so two builds never build one file twice.\n"
     "Progress goes to stderr; the last line on stdout says which seed counts\n"
     "were built and which loaded.\n"
     "\n"
@@ -61,10 +65,10 @@ static const char usage_verify[] =
     "its name against its header), that each database has every seed count\n"
     "from 0 to its largest, and reports what builds left behind: temporary\n"
     "files (NAME.tmp.PID) with their size and whether process PID still runs,\n"
-    "and the lock file of a build that was killed.\n"
+    "and the lock files (FILE.lock) of builds that were killed.\n"
     "\n"
-    "  --clean             remove the temporaries whose process is gone, a lock\n"
-    "                      file no build holds, and the damaged database files\n"
+    "  --clean             remove the temporaries whose process is gone, lock\n"
+    "                      files no build holds, and the damaged database files\n"
     "                      it reports (truncated, corrupt, misnamed: sow db\n"
     "                      build rebuilds them; a file it cannot read stays)\n"
     "\n"
@@ -82,6 +86,32 @@ static const char usage_query[] =
     "\n"
     "example: sow db query kalah --pits 6 --dir db --position 0,0,1,0,2,1/20/1,0,0,0,3,0/20/s\n";
 
+static const char usage_store[] =
+    "usage: sow db store [--store DIR] [--json] [--store-max SIZE|default] [--prune]\n"
+    "\n"
+    "The database store: where every command (solve, analyse, play, serve, db\n"
+    "build) finds the databases built before and saves those it builds, so\n"
+    "that a seed count is built once per machine. It is $SOW_DB if set, else\n"
+    "$XDG_CACHE_HOME/sow, else ~/.cache/sow (made on first use, mode 0700);\n"
+    "--db DIR uses a folder instead, --no-db no files at all. One subfolder\n"
+    "per game, board and variant (e.g. kalah-m6, kalah-m6-empty-capture).\n"
+    "Lists each one's seed counts, size and last use, and the store's total.\n"
+    "After each build the store is pruned to its budget: the highest seed\n"
+    "count of the least recently used database goes first (a database's lower\n"
+    "seed counts are what its higher ones are built from).\n"
+    "\n"
+    "  --store DIR         another store (made a store if it is not one)\n"
+    "  --json              one JSON object\n"
+    "  --store-max SIZE    sets the budget kept in the store: MB, or with a\n"
+    "                      suffix K, M, G, T; `default`: a quarter of the\n"
+    "                      filesystem, at most 64G, at most the store plus\n"
+    "                      half the free space\n"
+    "  --prune             prunes to the budget now (and removes the\n"
+    "                      temporaries of killed builds)\n"
+    "\n"
+    "To clear the store: rm -r \"$(sow db store --json | jq -r .store)\", or\n"
+    "--store-max 1M --prune.\n";
+
 static const char usage_db[] =
     "usage: sow db build GAME --pits M --max-seeds K [--variant A,B] [--dir D]\n"
     "                 [--threads T] [--memory SIZE] [--quiet]\n"
@@ -89,6 +119,7 @@ static const char usage_db[] =
     "       sow db verify DIR [--clean]\n"
     "       sow db query GAME --pits M [--variant A,B] --dir D\n"
     "                 (--position P | --seeds N [--moves LIST]) [--json]\n"
+    "       sow db store [--store DIR] [--json] [--store-max SIZE] [--prune]\n"
     "\n"
     "Endgame databases for kalah, chungkala and congkak: for every board of M\n"
     "pits per side with at most K seeds left in the pits, the optimal future\n"
@@ -99,6 +130,7 @@ static const char usage_db[] =
     "info    a file's parameters, or a summary of a folder\n"
     "verify  checks every file of a folder; exit 0 good, 1 problems, 2 bad input\n"
     "query   a position's value and every move's, from the files\n"
+    "store   what the database store holds; its budget and pruning\n"
     "\n"
     "sow db SUBCOMMAND --help for each one's options.\n";
 
@@ -164,16 +196,21 @@ static void on_progress(void *ctx, const sow_progress *p)
             p->seconds, eta, st->tty ? (level_done ? "\033[K\n" : "\033[K") : "\n");
 }
 
-/* Printed even with --quiet: a build that seems to hang should say why. */
-static void on_wait(void *ctx, const char *dir, long holder)
+/* Printed even with --quiet: a build that seems to hang should say why.
+ * Once: two builds of one database may meet at each seed count. */
+static void on_wait(void *ctx, const char *file, long holder)
 {
     (void)ctx;
+    static bool told;
+    if (told)
+        return;
+    told = true;
     if (holder)
-        fprintf(stderr, "sow: waiting for the build of pid %ld in %s (it holds %s/%s); then "
-                "loading what it saved\n", holder, dir, dir, SOW_DB_LOCK_NAME);
+        fprintf(stderr, "sow: waiting for the build of pid %ld of %s (it holds %s%s); then "
+                "loading it\n", holder, file, file, SOW_DB_LOCK_SUFFIX);
     else
-        fprintf(stderr, "sow: waiting for another build in %s (it holds %s/%s); then loading "
-                "what it saved\n", dir, dir, SOW_DB_LOCK_NAME);
+        fprintf(stderr, "sow: waiting for another build of %s (it holds %s%s); then loading "
+                "it\n", file, file, SOW_DB_LOCK_SUFFIX);
 }
 
 /* Printed even with --quiet: a file replaced should not go unsaid. A note,
@@ -212,7 +249,7 @@ static int db_build(int argc, char **argv)
 {
     cli_game cg = {0};
     cli_limit_opts lo = {0};
-    const char *maxs = NULL, *dir = ".";
+    const char *maxs = NULL, *dir = NULL;
     bool quiet = false;
     const cli_opt opts[] = {
         {"pits", OPT_STRING, &cg.pits},         {"variant", OPT_STRING, &cg.variant},
@@ -231,11 +268,15 @@ static int db_build(int argc, char **argv)
     setup_game(&cg);
     int K = (int)cli_int("--max-seeds", maxs, 0, SOW_DB_MAX_SEEDS);
     sow_limits lim;
+    /* The folder is --dir's (or the store, below): none by default here. */
+    lo.no_db = true;
     cli_limits(&lo, &lim);
     int T = lim.threads ? lim.threads : cli_default_threads();
     uint64_t memory_bytes = lim.memory ? lim.memory : cli_default_memory();
-    if (!*dir)
+    if (dir && !*dir)
         cli_fail("db build: --dir: give a folder name");
+    if (!dir && !(dir = cli_store()))
+        cli_fail("db build: no database store: give --dir D");
 
     progress_state ps = {.tty = isatty(2) != 0, .level = -1};
     sow_db_options o = {
@@ -275,14 +316,16 @@ static int db_build(int argc, char **argv)
         positions += c;
         built_positions += built[k] ? c : 0;
     }
-    char first[128], last[128], b[256], l[256];
+    char first[128], last[128], b[256], l[256], where[4096];
+    /* A store: the family's folder in it, where the files are. */
+    sow_store_resolve(&cg.g, dir, where, sizeof where);
     sow_db_file_name(&cg.g, 0, first, sizeof first);
     sow_db_file_name(&cg.g, K, last, sizeof last);
     fmt_ranges(built, K, b, sizeof b);
     fmt_ranges(loaded, K, l, sizeof l);
     printf("%s: %s up to %d seeds on %d pits per side, %llu positions, files %s .. %s; "
            "built seed counts %s (%llu positions, %d thread%s), loaded %s (%.2f s)\n",
-           dir, sow_game_name(cg.cfg.game), K, cg.cfg.pits, (unsigned long long)positions, first,
+           where, sow_game_name(cg.cfg.game), K, cg.cfg.pits, (unsigned long long)positions, first,
            last, b, (unsigned long long)built_positions, T, T == 1 ? "" : "s", l, secs);
     sow_db_close(db);
     return 0;
@@ -347,7 +390,8 @@ typedef struct folder {
     size_t nfiles;
     char **temps;   /* *.sowdb.tmp.PID, sorted */
     size_t ntemps;
-    bool lock;      /* a lock file is there */
+    char **locks;   /* *.sowdb.lock, sorted */
+    size_t nlocks;
 } folder;
 
 static void push(char ***v, size_t *n, const char *s)
@@ -375,6 +419,9 @@ static long temp_pid(const char *name)
 static void read_folder(const char *cmd, const char *dir, folder *f)
 {
     memset(f, 0, sizeof *f);
+    if (sow_store_is(dir))
+        cli_fail("db %s: %s is a database store: give one of its folders, e.g. %s/kalah-m6 "
+                 "(sow db store lists them)", cmd, dir, dir);
     DIR *d = opendir(dir);
     if (!d)
         cli_fail("db %s: cannot open %s: %s%s", cmd, dir, strerror(errno),
@@ -386,8 +433,8 @@ static void read_folder(const char *cmd, const char *dir, folder *f)
             push(&f->files, &f->nfiles, de->d_name);
         else if (temp_pid(de->d_name))
             push(&f->temps, &f->ntemps, de->d_name);
-        else if (strcmp(de->d_name, SOW_DB_LOCK_NAME) == 0)
-            f->lock = true;
+        else if (len > 11 && strcmp(de->d_name + len - 11, ".sowdb" SOW_DB_LOCK_SUFFIX) == 0)
+            push(&f->locks, &f->nlocks, de->d_name);
     }
     closedir(d);
     /* qsort's base must not be NULL, even for 0 elements. */
@@ -395,6 +442,8 @@ static void read_folder(const char *cmd, const char *dir, folder *f)
         qsort(f->files, f->nfiles, sizeof *f->files, cmp_name);
     if (f->ntemps > 1)
         qsort(f->temps, f->ntemps, sizeof *f->temps, cmp_name);
+    if (f->nlocks > 1)
+        qsort(f->locks, f->nlocks, sizeof *f->locks, cmp_name);
 }
 
 static void free_folder(folder *f)
@@ -403,8 +452,11 @@ static void free_folder(folder *f)
         free(f->files[i]);
     for (size_t i = 0; i < f->ntemps; i++)
         free(f->temps[i]);
+    for (size_t i = 0; i < f->nlocks; i++)
+        free(f->locks[i]);
     free(f->files);
     free(f->temps);
+    free(f->locks);
 }
 
 static bool pid_alive(long pid)
@@ -418,8 +470,36 @@ static double file_mb(const char *path)
     return stat(path, &st) == 0 ? (double)st.st_size / 1048576.0 : 0;
 }
 
-/* Reports the temporaries and the lock file of f; with clean, removes the
- * temporaries whose process is gone and a lock file that no build holds.
+/* Reports the lock file `name` of dir; with clean, removes it if no build
+ * holds it. Returns 1 if it is a leftover of a killed build still there. */
+static int report_lock(const char *dir, const char *name, bool clean)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* the build just ended and removed it */
+    char buf[32] = "";
+    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+    long pid = r > 0 ? strtol(buf, NULL, 10) : 0;
+    int left = 0;
+    /* Locking it is the one sure test of whether a build holds it; a build
+     * that starts meanwhile waits those few microseconds. */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        printf("LOCK %s: a build is running (pid %ld)\n", name, pid);
+    } else if (clean && unlink(path) == 0) {
+        printf("removed %s: no build holds it (left by process %ld)\n", name, pid);
+    } else {
+        printf("STALE %s: no build holds it (left by process %ld)%s\n", name, pid,
+               clean ? "; cannot remove it" : " (--clean removes it)");
+        left = 1;
+    }
+    close(fd);
+    return left;
+}
+
+/* Reports the temporaries and the lock files of f; with clean, removes the
+ * temporaries whose process is gone and the lock files no build holds.
  * Returns the leftovers of killed builds still there. */
 static int report_leftovers(const char *dir, const folder *f, bool clean)
 {
@@ -441,27 +521,8 @@ static int report_leftovers(const char *dir, const folder *f, bool clean)
             left++;
         }
     }
-    if (!f->lock)
-        return left;
-    snprintf(path, sizeof path, "%s/%s", dir, SOW_DB_LOCK_NAME);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return left; /* the build just ended and removed it */
-    char buf[32] = "";
-    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
-    long pid = r > 0 ? strtol(buf, NULL, 10) : 0;
-    /* Locking it is the one sure test of whether a build holds it; a build
-     * that starts meanwhile waits those few microseconds. */
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        printf("LOCK %s: a build is running (pid %ld)\n", SOW_DB_LOCK_NAME, pid);
-    } else if (clean && unlink(path) == 0) {
-        printf("removed %s: no build holds it (left by process %ld)\n", SOW_DB_LOCK_NAME, pid);
-    } else {
-        printf("STALE %s: no build holds it (left by process %ld)%s\n", SOW_DB_LOCK_NAME, pid,
-               clean ? "; cannot remove it" : " (--clean removes it)");
-        left++;
-    }
-    close(fd);
+    for (size_t i = 0; i < f->nlocks; i++)
+        left += report_lock(dir, f->locks[i], clean);
     return left;
 }
 
@@ -656,10 +717,118 @@ static int db_query(int argc, char **argv)
     return 0;
 }
 
+static void on_pruned(void *ctx, const sow_store_level *l)
+{
+    (void)ctx;
+    printf("removed %s/%s-k%d.sowdb (%.1f MB)\n", l->family, l->family, l->seeds,
+           (double)l->bytes / 1048576.0);
+}
+
+static void fmt_time(double t, char *buf, size_t n)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!localtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M", &tm))
+        snprintf(buf, n, "?");
+}
+
+/* Prints the families of v[0..n) of the store at root, as text or JSON. */
+static void print_store(const char *root, const sow_store_level *v, size_t n, bool json)
+{
+    uint64_t total = 0;
+    size_t families = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += v[i].bytes;
+        families += i == 0 || strcmp(v[i].family, v[i - 1].family) != 0;
+    }
+    uint64_t budget = sow_store_budget(root);
+    if (json) {
+        printf("{\"store\":");
+        cli_fjson_string(stdout, root);
+        printf(",\"bytes\":%llu,\"budget\":%llu,\"families\":[", (unsigned long long)total,
+               (unsigned long long)budget);
+    } else {
+        printf("store %s: %zu database%s, %zu file%s, %.1f MB (budget %.1f MB)\n", root,
+               families, families == 1 ? "" : "s", n, n == 1 ? "" : "s",
+               (double)total / 1048576.0, (double)budget / 1048576.0);
+    }
+    for (size_t i = 0, f = 0; i < n; f++) {
+        size_t j = i;
+        uint64_t bytes = 0;
+        double last = 0;
+        bool have[SOW_DB_MAX_SEEDS + 1] = {false};
+        int top = 0;
+        for (; j < n && strcmp(v[j].family, v[i].family) == 0; j++) {
+            bytes += v[j].bytes;
+            last = v[j].last_use > last ? v[j].last_use : last;
+            have[v[j].seeds] = true;
+            top = v[j].seeds > top ? v[j].seeds : top;
+        }
+        int complete = -1;
+        while (complete < SOW_DB_MAX_SEEDS && have[complete + 1])
+            complete++;
+        char ranges[512], when[64];
+        fmt_ranges(have, top, ranges, sizeof ranges);
+        if (json) {
+            printf("%s{\"family\":", f ? "," : "");
+            cli_fjson_string(stdout, v[i].family);
+            printf(",\"seeds\":\"%s\",\"complete_to\":%d,\"files\":%zu,\"bytes\":%llu,"
+                   "\"last_use\":%.3f}", ranges, complete, j - i, (unsigned long long)bytes,
+                   last);
+        } else {
+            fmt_time(last, when, sizeof when);
+            printf("  %-32s seeds %-12s %10.1f MB  last use %s\n", v[i].family, ranges,
+                   (double)bytes / 1048576.0, when);
+        }
+        i = j;
+    }
+    if (json)
+        printf("]}\n");
+}
+
+static int db_store(int argc, char **argv)
+{
+    const char *root = NULL, *max = NULL;
+    bool json = false, prune = false;
+    const cli_opt opts[] = {
+        {"store", OPT_STRING, &root},   {"json", OPT_FLAG, &json},
+        {"store-max", OPT_STRING, &max}, {"prune", OPT_FLAG, &prune},
+        {NULL, 0, NULL},
+    };
+    int npos;
+    cli_parse(argc, argv, opts, NULL, 0, &npos, usage_store);
+    uint64_t budget = 0;
+    if (max && strcmp(max, "default") != 0)
+        budget = cli_memory("--store-max", max);
+    char why[4400];
+    if (root && !*root)
+        cli_fail("db store: --store: give a folder name");
+    if (root && sow_store_init(root, why, sizeof why) != SOW_OK)
+        cli_fail("db store: %s", why);
+    if (!root && !(root = cli_store()))
+        cli_fail("db store: no database store: set SOW_DB or give --store DIR");
+    if (max && sow_store_set_budget(root, budget, why, sizeof why) != SOW_OK)
+        cli_fail("db store: %s", why);
+    if (prune) {
+        uint64_t freed;
+        /* JSON stays one object: the removals are counted in it. */
+        if (sow_store_prune(root, sow_store_budget(root), NULL, json ? NULL : on_pruned, NULL,
+                            &freed, why, sizeof why) != SOW_OK)
+            cli_fail("db store: %s", why);
+    }
+    sow_store_level *v;
+    size_t n;
+    if (sow_store_list(root, &v, &n, why, sizeof why) != SOW_OK)
+        cli_fail("db store: %s", why);
+    print_store(root, v, n, json);
+    free(v);
+    return 0;
+}
+
 int cmd_db(int argc, char **argv)
 {
     if (argc < 2)
-        cli_fail("db: missing subcommand: build, info, verify or query (see sow db --help)");
+        cli_fail("db: missing subcommand: build, info, verify, query or store (see sow db --help)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(usage_db, stdout);
         return 0;
@@ -672,6 +841,7 @@ int cmd_db(int argc, char **argv)
         {"info", "db info", db_info},
         {"verify", "db verify", db_verify},
         {"query", "db query", db_query},
+        {"store", "db store", db_store},
     };
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0) {
@@ -680,6 +850,6 @@ int cmd_db(int argc, char **argv)
             argv[1] = (char *)subs[i].full;
             return subs[i].run(argc - 1, argv + 1);
         }
-    cli_fail("db: unknown subcommand '%s' (build, info, verify, query; see sow db --help)",
+    cli_fail("db: unknown subcommand '%s' (build, info, verify, query, store; see sow db --help)",
              argv[1]);
 }

@@ -45,7 +45,7 @@ static const char usage[] =
     "                      quarter of --memory and 1024)\n"
     "  --db DIR            load the database files of DIR, build and save the\n"
     "                      missing ones; DIR is created if missing (default:\n"
-    "                      build in memory, save nothing)\n"
+    "                      the database store, see sow db store --help)\n"
     "  --db-seeds K        database up to K seeds on the board, at most the\n"
     "                      board's seeds (default: the one the cost model\n"
     "                      expects to pay off within the budget, grown while\n"

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "sow/db.h"
 #include "sow/plan.h"
+#include "sow/store.h"
 
 #define MB (1ull << 20)
 
@@ -99,9 +100,35 @@ double cli_seconds(const char *what, const char *text)
     return v;
 }
 
+/* A note, not an error: the command goes on with the file rebuilt. */
+static void on_damaged(void *ctx, const char *why)
+{
+    (void)ctx;
+    fprintf(stderr, "sow: note: %s: rebuilding it\n", why);
+}
+
+const char *cli_store(void)
+{
+    static char root[4096];
+    static int state; /* 0 not looked for yet, 1 there, -1 none */
+    if (state)
+        return state > 0 ? root : NULL;
+    char why[4400];
+    if (sow_store_default(root, sizeof root, why, sizeof why) == SOW_OK &&
+        sow_store_init(root, why, sizeof why) == SOW_OK) {
+        state = 1;
+        return root;
+    }
+    /* Not worth failing a command for: it runs as it did before stores. */
+    fprintf(stderr, "sow: note: %s; databases are built in memory only\n", why);
+    state = -1;
+    return NULL;
+}
+
 void cli_limits(const cli_limit_opts *o, sow_limits *out)
 {
     memset(out, 0, sizeof *out);
+    sow_db_set_damaged_hook(on_damaged, NULL);
     if (o->threads)
         out->threads = cli_threads("--threads", o->threads);
     if (o->memory)
@@ -110,7 +137,7 @@ void cli_limits(const cli_limit_opts *o, sow_limits *out)
         out->time_limit = cli_seconds("--time", o->time);
     if (o->tt_mb)
         out->tt_mb = (size_t)cli_int("--tt-mb", o->tt_mb, 1, CLI_TT_MB_MAX);
-    out->db_dir = o->db_dir;
+    out->db_dir = o->db_dir ? o->db_dir : o->no_db ? NULL : cli_store();
     if (o->db_seeds) {
         long k = cli_int("--db-seeds", o->db_seeds, 0, SOW_DB_MAX_SEEDS);
         out->db_seeds = k ? (int)k : -1;

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +16,128 @@
 #include "file.h"
 #include "mem.h"
 #include "sow/db.h"
+#include "sow/store.h"
 
 typedef struct sow_db_priv {
     sow_db_map map[SOW_DB_MAX_SEEDS + 1];  /* loaded files */
     sow_huge own[SOW_DB_MAX_SEEDS + 1];    /* built or copied tables (huge pages) */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
     bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
+    bool cut;                              /* keep_partial: cut short */
 } sow_db_priv;
 
 bool sow_db_built(const sow_db *db, int k)
 {
     return k >= 0 && k <= db->max_seeds && db->priv->built[k];
+}
+
+bool sow_db_cut(const sow_db *db)
+{
+    return db->priv->cut;
+}
+
+/* Is it past opt's deadline (or is *stop set)? */
+static bool time_up(const sow_db_options *opt)
+{
+    return (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) ||
+           (opt->deadline > 0 && sow_retro_clock() >= opt->deadline);
+}
+
+/* Keeps seed counts 0..k-1 only, since the build of k was cut: SOW_OK
+ * with keep_partial if there is a seed count 0 left, else
+ * SOW_E_INTERRUPTED with the reason ("WHAT seed count k"; what NULL: the
+ * reason already in why). */
+static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *what, char *why,
+                      size_t why_size)
+{
+    if (!opt->keep_partial || k == 0) {
+        if (what)
+            sow_db_say(why, why_size, "%s seed count %d", what, k);
+        return SOW_E_INTERRUPTED;
+    }
+    for (int j = k; j <= db->max_seeds; j++) {
+        sow_db_file_unmap(&db->priv->map[j]);
+        sow_huge_free(&db->priv->own[j]);
+        db->table[j] = NULL;
+        db->priv->built[j] = false;
+    }
+    db->max_seeds = k - 1;
+    db->priv->cut = true;
+    return SOW_OK;
+}
+
+/* The stop flag a build watches when there is a deadline: set by a thread
+ * once the deadline passes or opt->stop is set, since the builder polls
+ * one flag only. */
+typedef struct watch {
+    const sow_db_options *opt;
+    sow_stop_flag flag;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+    pthread_t th;
+} watch;
+
+static void *watch_run(void *arg)
+{
+    watch *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (!w->done) {
+        if (time_up(w->opt)) {
+            __atomic_store_n(&w->flag, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        /* Polled: the caller's *stop is set by a signal handler. */
+        double left = w->opt->deadline - sow_retro_clock();
+        double nap = left < 0.01 ? (left > 0 ? left : 0) : 0.01;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        long ns = ts.tv_nsec + (long)(nap * 1e9);
+        ts.tv_sec += ns / 1000000000;
+        ts.tv_nsec = ns % 1000000000;
+        pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static bool watch_start(watch *w, const sow_db_options *opt)
+{
+    *w = (watch){.opt = opt};
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->th, NULL, watch_run, w) == 0)
+        return true;
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    return false;
+}
+
+static void watch_stop(watch *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->done = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+}
+
+/* Builds seed count k into t, stopping at opt's deadline as on *stop. */
+static sow_err build_level(sow_retro_job *job, const sow_db_options *opt)
+{
+    watch w;
+    bool watched = opt->deadline > 0;
+    if (watched) {
+        if (!watch_start(&w, opt))
+            return SOW_E_NOMEM;
+        job->stop = &w.flag;
+    }
+    sow_err e = sow_retro_build(job);
+    if (watched)
+        watch_stop(&w);
+    return e;
 }
 
 unsigned sow_db_variant(const sow_game *g)
@@ -35,14 +147,9 @@ unsigned sow_db_variant(const sow_game *g)
 
 void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size)
 {
-    char var[96] = "";
-    unsigned v = sow_db_variant(g);
-    for (int i = 0; i < SOW_VAR_COUNT; i++)
-        if (v & (1u << i)) {
-            strcat(var, "-");
-            strcat(var, sow_variant_name(1u << i));
-        }
-    snprintf(buf, size, "%s-m%d%s-k%d.sowdb", sow_game_name(g->cfg.game), g->m, var, k);
+    char fam[96];
+    sow_store_family(g, fam, sizeof fam);
+    snprintf(buf, size, "%s-k%d.sowdb", fam, k);
 }
 
 size_t sow_db_bytes(const sow_game *g, int max_seeds)
@@ -72,27 +179,6 @@ void sow_db_close(sow_db *db)
     free(db);
 }
 
-/* Temporary files of a build that died (their process is gone) can go. */
-static void remove_stale_temps(const char *dir, const char *name)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    size_t len = strlen(name);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, name, len) != 0 || strncmp(e->d_name + len, ".tmp.", 5) != 0)
-            continue;
-        long pid = strtol(e->d_name + len + 5, NULL, 10);
-        if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-}
-
 /* The pid a lock file names, 0 if it names none (yet). */
 static long lock_holder(int fd)
 {
@@ -105,18 +191,20 @@ static long lock_holder(int fd)
     return pid > 0 ? pid : 0;
 }
 
-/* Takes the folder's build lock: flock(2) on dir/.lock, for the whole
- * build, so that two processes never build the same files twice. It is
- * polled rather than waited for in flock() so that opt->stop is seen even
- * when a signal handler restarts system calls. The holder unlinks the file
+/* Takes the build lock of one file: flock(2) on PATH.lock, for its
+ * build, so that two processes never build one file twice while each may
+ * load the files the other finished. It is polled rather than waited for
+ * in flock() so that opt->stop and opt->deadline are seen even when a
+ * signal handler restarts system calls. The holder unlinks the lock file
  * before letting go; a process that locked a file already unlinked (it had
- * opened it just before) sees that its inode is no longer dir/.lock and
- * tries again on the new one. */
-static sow_err lock_dir(const char *dir, const sow_db_options *opt, int *out, char *why,
-                        size_t n)
+ * opened it just before) sees that its inode is no longer the lock file's
+ * and tries again on the new one. A lock file left by a killed build is
+ * locked by nobody: the next build takes it. */
+static sow_err lock_file(const char *file, const sow_db_options *opt, int *out, char *why,
+                         size_t n)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    char path[4500];
+    snprintf(path, sizeof path, "%s%s", file, SOW_DB_LOCK_SUFFIX);
     bool told = false;
     for (;;) {
         int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -130,16 +218,16 @@ static sow_err lock_dir(const char *dir, const sow_db_options *opt, int *out, ch
                 close(fd);
                 return SOW_E_IO;
             }
-            if (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) {
-                sow_db_say(why, n, "interrupted while waiting for the build of pid %ld in %s",
-                           lock_holder(fd), dir);
+            if (time_up(opt)) {
+                sow_db_say(why, n, "interrupted while waiting for the build of pid %ld of %s",
+                           lock_holder(fd), file);
                 close(fd);
                 return SOW_E_INTERRUPTED;
             }
             if (!told && opt->wait)
-                opt->wait(opt->wait_ctx, dir, lock_holder(fd));
+                opt->wait(opt->wait_ctx, file, lock_holder(fd));
             told = true;
-            nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+            nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
         }
         struct stat a, b;
         if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
@@ -156,10 +244,10 @@ static sow_err lock_dir(const char *dir, const sow_db_options *opt, int *out, ch
     }
 }
 
-static void unlock_dir(const char *dir, int fd)
+static void unlock_file(const char *file, int fd)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, SOW_DB_LOCK_NAME);
+    char path[4500];
+    snprintf(path, sizeof path, "%s%s", file, SOW_DB_LOCK_SUFFIX);
     unlink(path);
     close(fd);
 }
@@ -167,7 +255,9 @@ static void unlock_dir(const char *dir, int fd)
 int sow_db_dir_levels(const sow_game *g, const char *dir)
 {
     int k = -1;
-    char name[128], path[4096];
+    char name[128], path[4400], fdir[4096];
+    sow_store_resolve(g, dir, fdir, sizeof fdir);
+    dir = fdir;
     struct stat st;
     while (k < SOW_DB_MAX_SEEDS) {
         sow_db_file_name(g, k + 1, name, sizeof name);
@@ -203,6 +293,9 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
         sow_db_say(why, why_size, "%s: %s", path, w);
         return e;
     }
+    /* The store's last use of the file (sow_store_prune): set even where
+     * the filesystem keeps no access times; a read-only file stays as is. */
+    utimensat(AT_FDCWD, path, (const struct timespec[2]){{0, UTIME_NOW}, {0, UTIME_OMIT}}, 0);
     db->table[k] = pv->map[k].data;
     if (!opt->in_place) {
         /* Probes are random: in the file's 4 KB pages nearly each one also
@@ -218,6 +311,46 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
     return SOW_OK;
 }
 
+static sow_db_damaged_fn damaged_hook;
+static void *damaged_hook_ctx;
+
+void sow_db_set_damaged_hook(sow_db_damaged_fn fn, void *ctx)
+{
+    __atomic_store_n(&damaged_hook_ctx, ctx, __ATOMIC_RELAXED);
+    __atomic_store_n(&damaged_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* Tells opt->damaged, or else the hook, that a file is damaged. */
+static void tell_damaged(const sow_db_options *opt, const char *w)
+{
+    if (opt->damaged) {
+        opt->damaged(opt->damaged_ctx, w);
+        return;
+    }
+    sow_db_damaged_fn fn = __atomic_load_n(&damaged_hook, __ATOMIC_ACQUIRE);
+    if (fn)
+        fn(__atomic_load_n(&damaged_hook_ctx, __ATOMIC_RELAXED), w);
+}
+
+/* Loads seed count k from dir as load_level, but a damaged file is, when
+ * building, SOW_E_MISSING (it is built again: the rename of the rebuilt
+ * one replaces it), opt->damaged told once. */
+static sow_err try_level(const sow_game *g, int k, const char *dir, const sow_db_options *opt,
+                         sow_db *db, char *why, size_t why_size)
+{
+    char w[512];
+    sow_err e = load_level(g, k, dir, opt, db, w, sizeof w);
+    if (!opt->no_build && (e == SOW_E_FORMAT || e == SOW_E_CHECKSUM || e == SOW_E_MISMATCH)) {
+        if (!db->priv->damaged[k])
+            tell_damaged(opt, w);
+        db->priv->damaged[k] = true;
+        return SOW_E_MISSING;
+    }
+    if (e && e != SOW_E_MISSING)
+        sow_db_say(why, why_size, "%s", w);
+    return e;
+}
+
 /* Loads every seed count of dir not in the db yet; *missing counts the
  * positions of those without a file. A bad file fails before any work
  * when only loading; when building, a damaged one is built again. */
@@ -228,18 +361,7 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
     for (int k = 0; k <= db->max_seeds; k++) {
         if (db->table[k])
             continue;
-        char w[512];
-        sow_err e = load_level(g, k, dir, opt, db, w, sizeof w);
-        if (!opt->no_build &&
-            (e == SOW_E_FORMAT || e == SOW_E_CHECKSUM || e == SOW_E_MISMATCH)) {
-            /* Its file is replaced by the rename of the rebuilt one. */
-            if (!db->priv->damaged[k] && opt->damaged)
-                opt->damaged(opt->damaged_ctx, w);
-            db->priv->damaged[k] = true;
-            e = SOW_E_MISSING;
-        } else if (e && e != SOW_E_MISSING) {
-            sow_db_say(why, why_size, "%s", w);
-        }
+        sow_err e = try_level(g, k, dir, opt, db, why, why_size);
         if (e == SOW_E_MISSING && opt->no_build) {
             char name[128];
             sow_db_file_name(g, k, name, sizeof name);
@@ -254,55 +376,112 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
     return SOW_OK;
 }
 
+/* A build in progress: its progress report and the rate of its last seed
+ * count, which decides, with a deadline, whether the next one starts. */
+typedef struct build_state {
+    sow_progress base;
+    double t0;
+    double rate;  /* positions/s of the last seed count built (a large one:
+                     a small one's time is mostly fixed costs) */
+    int saved;    /* files written */
+} build_state;
+
+/* Builds seed count k (and saves it to dir, if any), unless the deadline
+ * says it cannot end in time. */
+static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db_options *opt,
+                         sow_db *db, build_state *b, char *why, size_t why_size)
+{
+    sow_db_priv *pv = db->priv;
+    uint64_t n = sow_retro_level_size(g, k);
+    if (opt->deadline > 0) {
+        double now = sow_retro_clock();
+        if (now >= opt->deadline)
+            return cut_at(db, k, opt, "the deadline came before building", why, why_size);
+        if (now + (double)n / b->rate > opt->deadline)
+            return cut_at(db, k, opt, "no time left to build", why, why_size);
+    }
+    int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
+    if (!t) {
+        sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
+        return SOW_E_NOMEM;
+    }
+    sow_retro_job job = {
+        .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
+        .threads = opt->threads, .progress = opt->progress,
+        .progress_ctx = opt->progress_ctx, .base = b->base, .t0 = b->t0, .stop = opt->stop,
+    };
+    double start = sow_retro_clock();
+    sow_err e = build_level(&job, opt);
+    if (e == SOW_E_INTERRUPTED)
+        return cut_at(db, k, opt, "interrupted while building", why, why_size);
+    if (e) {
+        sow_db_say(why, why_size, "cannot build seed count %d", k);
+        return e;
+    }
+    double took = sow_retro_clock() - start;
+    if (n >= SOW_DB_RATE_MIN && took > 0)
+        b->rate = (double)n / took;
+    b->base.all_done += n;
+    db->table[k] = t;
+    pv->built[k] = true;
+    if (dir) {
+        char name[128];
+        sow_db_file_name(g, k, name, sizeof name);
+        sow_db_remove_stale_temps(dir, name);
+        sow_db_header h = {
+            .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
+            .encoding = SOW_DB_ENC_INT8_FUTURE,
+            .index = db->toguz ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC,
+            .score_scale = g->score_scale, .entries = n,
+        };
+        e = sow_db_file_write(dir, name, &h, t, why, why_size);
+        if (e)
+            return e;
+        b->saved++;
+    }
+    mprotect(t, (size_t)n, PROT_READ);
+    return SOW_OK;
+}
+
 /* Builds (and saves to dir, if any) every seed count that has no table yet,
- * in increasing order; *saved counts the files written. */
+ * in increasing order. With a dir, each under its file's lock, after
+ * which it may turn out to be there: built meanwhile by the process that
+ * held the lock. *saved counts the files written. */
 static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_options *opt,
                              sow_db *db, uint64_t total, int *saved, char *why, size_t why_size)
 {
-    sow_db_priv *pv = db->priv;
-    sow_progress base = {.max_seeds = db->max_seeds, .all_total = total};
-    double t0 = sow_retro_clock();
-    for (int k = 0; k <= db->max_seeds; k++) {
+    build_state b = {.base = {.max_seeds = db->max_seeds, .all_total = total},
+                     .t0 = sow_retro_clock(), .rate = SOW_DB_START_RATE};
+    if (dir) {
+        /* What killed builds left: the next build is the one to clean. */
+        sow_db_remove_stale_temps(dir, "");
+        sow_db_remove_stale_locks(dir);
+    }
+    sow_err e = SOW_OK;
+    for (int k = 0; k <= db->max_seeds && !e; k++) {
         if (db->table[k])
             continue;
-        uint64_t n = sow_retro_level_size(g, k);
-        int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
-        if (!t) {
-            sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
-            return SOW_E_NOMEM;
+        if (!dir) {
+            e = build_one(g, k, dir, opt, db, &b, why, why_size);
+            continue;
         }
-        sow_retro_job job = {
-            .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
-            .threads = opt->threads, .progress = opt->progress,
-            .progress_ctx = opt->progress_ctx, .base = base, .t0 = t0, .stop = opt->stop,
-        };
-        sow_err e = sow_retro_build(&job);
-        if (e) {
-            sow_db_say(why, why_size, e == SOW_E_INTERRUPTED ? "interrupted while building seed "
-                "count %d" : "cannot build seed count %d", k);
-            return e;
-        }
-        base.all_done += n;
-        db->table[k] = t;
-        pv->built[k] = true;
-        if (dir) {
-            char name[128];
-            sow_db_file_name(g, k, name, sizeof name);
-            remove_stale_temps(dir, name);
-            sow_db_header h = {
-                .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
-                .encoding = SOW_DB_ENC_INT8_FUTURE,
-                .index = db->toguz ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC,
-                .score_scale = g->score_scale, .entries = n,
-            };
-            e = sow_db_file_write(dir, name, &h, t, why, why_size);
-            if (e)
-                return e;
-            (*saved)++;
-        }
-        mprotect(t, (size_t)n, PROT_READ);
+        char name[128], path[4400];
+        sow_db_file_name(g, k, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        int lock = -1;
+        e = lock_file(path, opt, &lock, why, why_size);
+        if (e == SOW_E_INTERRUPTED)
+            e = cut_at(db, k, opt, NULL, why, why_size);
+        if (e)
+            break;
+        e = try_level(g, k, dir, opt, db, why, why_size);
+        if (e == SOW_E_MISSING)
+            e = build_one(g, k, dir, opt, db, &b, why, why_size);
+        unlock_file(path, lock);
     }
-    return SOW_OK;
+    *saved = b.saved;
+    /* A cut ends the loop with SOW_OK and max_seeds lowered below k. */
+    return e;
 }
 
 static size_t with_scratch(const sow_game *g, int max_seeds, size_t need)
@@ -349,6 +528,13 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             sow_game_name(g->cfg.game), lim, max_seeds);
         return SOW_E_LIMIT;
     }
+    /* A store: the family's folder in it, made on first use. */
+    const char *root = dir && sow_store_is(dir) ? dir : NULL;
+    char fdir[4096];
+    if (root) {
+        sow_store_resolve(g, root, fdir, sizeof fdir);
+        dir = fdir;
+    }
     size_t need = sow_db_bytes(g, max_seeds);
     /* A build's row lists and move tables (Toguz: its cycles' scratch), if
      * the top seed count is to be built. */
@@ -361,8 +547,8 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
 
     /* Every check that needs no folder has passed: only now create one. */
     bool created = false;
-    if (dir && opt->make_dir && !opt->no_build) {
-        if (mkdir(dir, 0777) == 0) {
+    if (dir && (opt->make_dir || root) && !opt->no_build) {
+        if (mkdir(dir, root ? 0700 : 0777) == 0) {
             created = true;
         } else if (errno != EEXIST) {
             sow_db_say(why, why_size, "cannot create %s: %s", dir, strerror(errno));
@@ -396,7 +582,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     db->toguz = g->landing == SOW_LAND_TOGUZ;
     sow_index_init(&db->ix, 2 * g->m);
 
-    int lock = -1, saved = 0;
+    int saved = 0;
     uint64_t missing = 0;
     if (!dir) {
         for (int k = 0; k <= max_seeds; k++)
@@ -406,25 +592,9 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         /* The top seed count's file is there but damaged: it is built. */
         if (!e && !db->table[max_seeds] && !scratch)
             e = over_budget(g, max_seeds, with_scratch(g, max_seeds, need), opt, why, why_size);
-        /* Something to build: take the lock, then look again, since the
-         * build we may have waited for saved files in the meantime. */
-        if (!e && missing) {
-            e = lock_dir(dir, opt, &lock, why, why_size);
-            if (!e)
-                e = load_all(g, dir, opt, db, &missing, why, why_size);
-        }
-        if (e) {
-            if (lock >= 0)
-                unlock_dir(dir, lock);
-            sow_db_close(db);
-            if (created)
-                rmdir(dir);
-            return e;
-        }
     }
-    e = missing ? build_missing(g, dir, opt, db, missing, &saved, why, why_size) : SOW_OK;
-    if (lock >= 0)
-        unlock_dir(dir, lock);
+    if (!e && missing)
+        e = build_missing(g, dir, opt, db, missing, &saved, why, why_size);
     if (e) {
         sow_db_close(db);
         /* A folder this call made and left without a file goes again; the
@@ -432,6 +602,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         if (created && !saved)
             rmdir(dir);
         return e;
+    }
+    if (root && saved) {
+        /* What this open uses is its family's: the others make room. */
+        char fam[96];
+        sow_store_family(g, fam, sizeof fam);
+        sow_store_prune(root, sow_store_budget(root), fam, NULL, NULL, NULL, NULL, 0);
     }
     *out = db;
     return SOW_OK;

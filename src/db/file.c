@@ -1,10 +1,14 @@
 /* file.c - database files: header encoding, write through a temporary
  * name, mmap and checks (doc/db-format.md is the specification). */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -307,4 +311,51 @@ sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,
     if (!e)
         sow_db_file_unmap(&map);
     return e;
+}
+
+void sow_db_remove_stale_temps(const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t len = strlen(name);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *t = strstr(e->d_name, ".tmp.");
+        if (!t || (len && ((size_t)(t - e->d_name) != len || strncmp(e->d_name, name, len) != 0)))
+            continue;
+        char *end;
+        long pid = strtol(t + 5, &end, 10);
+        if (pid <= 0 || *end || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
+void sow_db_remove_stale_locks(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    size_t sl = strlen(".sowdb" SOW_DB_LOCK_SUFFIX);
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= sl || strcmp(e->d_name + len - sl, ".sowdb" SOW_DB_LOCK_SUFFIX) != 0)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        /* Held: a build is running. Free: its build was killed; whoever
+         * opened it meanwhile finds it unlinked once locked and tries again. */
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlink(path);
+        close(fd);
+    }
+    closedir(d);
 }

@@ -15,6 +15,14 @@ void sow_db_say(char *why, size_t n, const char *fmt, ...) __attribute__((format
 sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
                           const int8_t *data, char *why, size_t why_size);
 
+/* Removes the temporaries (NAME.tmp.PID) in dir of builds whose process
+ * is gone: of the file name, or of every file if name is "". */
+void sow_db_remove_stale_temps(const char *dir, const char *name);
+
+/* Removes the lock files (NAME.lock) in dir that no build holds: those
+ * of killed builds. */
+void sow_db_remove_stale_locks(const char *dir);
+
 /* A mapped, checked file. */
 typedef struct sow_db_map {
     void *base;
