@@ -289,7 +289,7 @@ static void test_interrupted_resumes(void **state)
     sow_game g;
     game(&g, SOW_CONGKAK, 3, 0);
     const int K = 10;
-    volatile int stop = 1;
+    sow_stop_flag stop = 1;
     sow_db_options o = {.stop = &stop};
     sow_db *db = NULL;
     assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
@@ -335,7 +335,7 @@ typedef struct waited {
     const char *from;  /* folder to copy every file from, or NULL */
     int lock_fd;       /* released after the copy */
     const char *lock;  /* its path */
-    volatile int *stop;
+    sow_stop_flag *stop;
 } waited;
 
 static void on_wait(void *ctx, const char *file, long holder)
@@ -401,7 +401,7 @@ static void test_lock(void **state)
     /* Held: the open waits, says by whom and for which file, and stops
      * when asked to. */
     int fd = hold_lock(lock0, 4242);
-    volatile int stop = 0;
+    sow_stop_flag stop = 0;
     waited w = {.stop = &stop};
     sow_db_options o = {.stop = &stop, .wait = on_wait, .wait_ctx = &w};
     assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
@@ -490,7 +490,7 @@ static void test_make_dir(void **state)
     assert_int_equal(access(sub, F_OK), -1);
     o.memory = 0;
     /* Interrupted before saving a file: the folder it made goes again. */
-    volatile int stop = 1;
+    sow_stop_flag stop = 1;
     o.stop = &stop;
     assert_int_equal(sow_db_open(&g, 8, sub, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
     assert_int_equal(access(sub, F_OK), -1);
