@@ -45,6 +45,11 @@ typedef struct sow_limits {
     bool fixed_db;       /* the database stays as planned, never grows: work
                             units (sow/units.h) all search above the one */
     double time_limit;   /* seconds for the whole solve, database included; 0: none */
+    double deadline;     /* > 0: the time on sow_retro_clock()'s clock by which
+                            the whole solve ends, database included (a
+                            command's start plus its --time, so that what
+                            came before the plan counts too); 0: time_limit
+                            from the start of sow_plan_make / sow_plan_solve */
     const sow_stop_flag *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;
 
@@ -68,6 +73,10 @@ typedef struct sow_plan {
                                 threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
                                 the root, no search */
+    double build_share;      /* with a time limit: the share of the time left
+                                that the database's build is planned within
+                                (a build the model misjudged is cut at its
+                                last complete seed count a little later) */
     double trial_seconds;    /* > 0: search this long without a database
                                 first, build only if that does not finish */
     int db_grow_seeds;       /* > db_seeds: the database may grow up to this
@@ -159,6 +168,9 @@ typedef struct sow_plan_result {
     uint64_t trial_nodes;     /* nodes of an unfinished trial (also in search.sol.nodes) */
     int db_seeds;             /* the database used; 0: none */
     int db_first_seeds;       /* the first one opened (< db_seeds: it grew) */
+    bool db_cut;              /* the time limit cut a database build: db_seeds is
+                                 the last seed count complete (its files stay
+                                 in the folder), below what was planned */
     uint64_t db_bytes;
     double db_seconds;        /* to open or build it (each step, if it grew) */
     double db_last_seconds;   /* the last step's part of db_seconds */
@@ -188,7 +200,11 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
  * sow_plan_make or sow_plan_analysis for this g): loaded from
  * plan->limits.db_dir, or built (and saved there) within plan->db_budget
  * on plan->limits.threads threads, stopping at plan->limits.stop; *oracle
- * then probes it (sow_plan_oracle). cb may be NULL; its db_progress and
+ * then probes it (sow_plan_oracle). With plan->limits.deadline (and not
+ * fixed_db), a build that would run past its share of the time left
+ * stops at its last complete seed count: SOW_OK with (*db)->max_seeds
+ * below plan->db_seeds (the complete levels stay in the folder), or *db
+ * NULL when not one was complete. cb may be NULL; its db_progress and
  * db_wait are used. Returns sow_db_open's errors (SOW_E_INTERRUPTED when
  * stopped) with why saying "database up to K seeds: ..." in one line.
  * Thread-safe. */

@@ -96,6 +96,8 @@ static void on_sigint(int sig)
 /* An analysis without --time, --depth or --nodes: ten seconds; its table
  * (without --tt-mb), MB. */
 #define ANALYSE_SECONDS 10.0
+/* The search's time when the database left none: its first depths. */
+#define MIN_SECONDS 0.001
 #define ANALYSE_TT_MB 128
 /* A review analyses every position of a game: a second each by default
  * (a 40-move game in under a minute). Its threshold is a default, not
@@ -193,7 +195,9 @@ typedef struct engine_opts {
     sow_db *db;         /* the database opened by engine_new, or NULL */
     sow_oracle oracle;
     int db_seeds;
+    int db_planned;     /* the seeds the plan chose (> db_seeds: the time cut it) */
     double db_seconds;
+    double t0;          /* the command's start: --time counts from it */
 } engine_opts;
 
 /* The engine settings from the limit options (cli_limits) and the
@@ -203,6 +207,7 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const cli_limit_opt
                          const char *eval, double default_time)
 {
     memset(e, 0, sizeof *e);
+    e->t0 = cli_now();
     cli_limits(lo, &e->lim);
     e->threads = e->lim.threads ? e->lim.threads : cli_default_threads();
     if (e->lim.tt_mb) {
@@ -236,12 +241,15 @@ static void db_setup(engine_opts *e)
 }
 
 /* The search for positions from `p`, with the database the plan gives an
- * analysis of `seconds` in all (sow_plan_analysis) as its oracle. */
+ * analysis of `seconds` in all from the command's start (sow_plan_analysis)
+ * as its oracle: a build the time overtakes stops at its last complete
+ * seed count. */
 static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos *p,
                               double seconds)
 {
     sow_plan plan;
     e->lim.time_limit = seconds;
+    e->lim.deadline = seconds > 0 ? e->t0 + seconds : 0;
     if (sow_plan_analysis(&cg->g, p, &e->lim, &plan))
         cli_fail("analyse: %s", plan.error);
     if (plan.db_seeds > 0) {
@@ -255,7 +263,8 @@ static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos 
         if (err)
             cli_fail("analyse: %s", why);
         e->db_seconds = cli_now() - t0;
-        e->db_seeds = plan.db_seeds;
+        e->db_seeds = e->db ? e->db->max_seeds : 0;
+        e->db_planned = plan.db_seeds;
     }
     sow_search_options so = {.threads = e->threads, .tt_mb = e->tt_mb, .stop = &stop_flag,
                              .oracle = e->db ? &e->oracle : NULL};
@@ -290,11 +299,13 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
     eo->ao.on_depth = on_depth;
     eo->ao.ctx = &st;
     sow_search *s = engine_new(cg, eo, &cg->pos, eo->ao.time_limit);
-    /* The database's build comes out of the time (a tenth kept at least:
-     * the plan lets it take a quarter). */
+    /* The search has what the database and the start left of the time. */
     double t = eo->ao.time_limit;
-    if (t > 0)
-        eo->ao.time_limit = t - eo->db_seconds > t / 10 ? t - eo->db_seconds : t / 10;
+    if (t > 0) {
+        double left = eo->lim.deadline - cli_now();
+        eo->ao.time_limit = left > MIN_SECONDS ? left : MIN_SECONDS;
+    }
+    bool db_cut = eo->db_seeds < eo->db_planned;
     static sow_analyse_info in;
     sow_err e = sow_analyse(s, &cg->pos, &eo->ao, &in);
     eo->ao.time_limit = t;
@@ -320,9 +331,10 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
                    sow_score_margin(&cg->g, in.move_scores[k]), in.move_exact[k] ? "true" : "false");
         }
         printf("],\"stopped\":\"%s\",\"threads\":%d,\"tt_mb\":%zu,\"eval\":\"%s\","
-               "\"db_seeds\":%d,\"db_seconds\":%.3f,\"total_nodes\":%llu,\"iterations\":[",
+               "\"db_seeds\":%d,\"db_seconds\":%.3f,\"db_cut\":%s,\"total_nodes\":%llu,"
+               "\"iterations\":[",
                why, eo->threads, eo->tt_mb, eo->eval_name, eo->db_seeds, eo->db_seconds,
-               (unsigned long long)nodes);
+               db_cut ? "true" : "false", (unsigned long long)nodes);
         for (int i = 0; i < st.niter; i++) {
             printf("%s{", i ? "," : "");
             json_iteration(cg, &iter[i]);
@@ -338,6 +350,9 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
         printf("best %s score %s%+d depth %d (stopped: %s)\n", best, in.exact ? "exact " : "",
                sow_score_margin(&cg->g, in.score), in.depth, why);
     }
+    if (db_cut && !cg->json && !(in.depth == 0 && in.exact))
+        printf("database: the time limit cut its build at %d seeds (of %d planned); the "
+               "search used those\n", eo->db_seeds, eo->db_planned);
     fflush(stdout);
     return strcmp(why, "interrupted") == 0 ? 130 : 0;
 }

@@ -55,6 +55,17 @@
  * within this time is the plan. */
 #define CYCLE_BUILD_RATE 3e6
 #define CYCLE_BUILD_SECONDS 20.0
+/* With a time limit, the database the plan chooses builds (what the
+ * folder lacks of it) within this share of the time left: the search
+ * above it needs the rest. */
+#define SOLVE_BUILD_SHARE 0.5
+/* ... and a trial search takes at most this share. */
+#define TRIAL_TIME_SHARE 0.5
+/* A build the model misjudged is cut at its last complete seed count once
+ * it has taken this many times its share of the time left ... */
+#define BUILD_OVERRUN 1.5
+/* ... leaving the search at least this share. */
+#define SEARCH_MIN_SHARE 0.2
 /* Table: 4 MB (16 for every move's value, whose searches share more) up to
  * this excess, doubling per seed more; a bigger table than the search
  * needs is slower (its probes miss the caches). */
@@ -100,11 +111,35 @@ static double search_cost(int board, int k, int threads, bool value_only)
     return f * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board - k - TT_BASE_EXCESS);
 }
 
+/* Modelled seconds to build the levels of a k-seed database that a folder
+ * holding 0..have lacks (have -1: all of them). */
+static double missing_build_seconds(const sow_game *g, int threads, int k, int have)
+{
+    if (k <= have)
+        return 0;
+    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
+    double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
+    return lacking / (rate * threads);
+}
+
 /* Modelled seconds to build a k-seed database. */
 static double build_seconds(const sow_game *g, int k, int threads)
 {
-    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
-    return (double)sow_db_bytes(g, k) / (rate * threads);
+    return missing_build_seconds(g, threads, k, -1);
+}
+
+/* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
+static double time_left(double end, double now)
+{
+    if (end <= 0)
+        return INFINITY;
+    return end > now ? end - now : 0;
+}
+
+/* The longest build a solve plan with `left` seconds chooses. */
+static double build_allowance(double left)
+{
+    return SOLVE_BUILD_SHARE * left;
 }
 
 /* The model's seconds for building a k-seed database and searching with it. */
@@ -162,8 +197,11 @@ static bool fits(const sow_game *g, const sow_limits *lim, int board, int k)
 }
 
 /* The default database size within lim->memory: the k that minimises the
- * modelled build plus search, at least the small boards' minimum. */
-static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board)
+ * modelled build plus search, at least the small boards' minimum, among
+ * those whose build of what the folder lacks (it holds 0..have) takes at
+ * most `build_max` seconds. */
+static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, int have,
+                           double build_max)
 {
     int kmax = sow_retro_max_seeds(g);
     if (kmax > board)
@@ -174,6 +212,8 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board)
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
         if (bytes == SIZE_MAX || bytes > lim->memory)
+            break;
+        if (missing_build_seconds(g, lim->threads, k, have) > build_max)
             break;
         if (!fits(g, lim, board, k))
             continue;
@@ -234,16 +274,6 @@ static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, 
            beside_db(g, lim, board, k);
 }
 
-/* The model's seconds for building the levels of a k-seed database that a
- * folder holding 0..have lacks. */
-static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int k, int have)
-{
-    if (k <= have)
-        return 0;
-    double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
-    return lacking / (CYCLE_BUILD_RATE * lim->threads);
-}
-
 /* Games that cycle. Above the database a search shares little between
  * captures and can blow up (Toguz 5x2: over 2.4e9 nodes in ten minutes
  * above an 18-seed database, 33 s with all 20: doc/experiments.md,
@@ -254,14 +284,15 @@ static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int 
  * scratch. Otherwise the biggest that fits and builds within
  * CYCLE_BUILD_SECONDS by the model, and the reason says what the complete
  * one would need. */
-static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
+static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double build_max,
+                             sow_plan *out)
 {
     int board = out->board_seeds, best = 0, have = out->db_files;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
     uint64_t need = cycle_need(g, lim, board, kmax, have);
-    double t_all = need == UINT64_MAX ? INFINITY : cycle_build_seconds(g, lim, kmax, have);
+    double t_all = need == UINT64_MAX ? INFINITY : missing_build_seconds(g, lim->threads, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
-        (lim->time_limit <= 0 || t_all <= lim->time_limit)) {
+        t_all <= build_max) {
         out->db_seeds = board;
         snprintf(out->why_db, sizeof out->why_db,
                  "complete database, all %d seeds (%.0f MB, %.0f s modelled%s): with cycles "
@@ -273,8 +304,8 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
     for (int k = 1; k <= kmax; k++) {
         if (cycle_need(g, lim, board, k, have) > lim->memory)
             break;
-        double t = cycle_build_seconds(g, lim, k, have);
-        if (t > CYCLE_BUILD_SECONDS)
+        double t = missing_build_seconds(g, lim->threads, k, have);
+        if (t > CYCLE_BUILD_SECONDS || t > build_max)
             break;
         best = k;
         secs = t;
@@ -294,13 +325,15 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
     else
         snprintf(out->why_db, sizeof out->why_db,
                  "database up to %d seeds (%.0f MB, %.1f s modelled): with cycles the "
-                 "biggest that fits the memory and builds within %.0f s%s", best,
-                 mib(sow_db_bytes(g, best)), secs, CYCLE_BUILD_SECONDS, whole);
+                 "biggest that fits the memory and builds within %.1f s%s", best,
+                 mib(sow_db_bytes(g, best)), secs,
+                 build_max < CYCLE_BUILD_SECONDS ? build_max : CYCLE_BUILD_SECONDS, whole);
     return SOW_OK;
 }
 
 /* The database decision: out->db_seeds and its reason. */
-static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
+static sow_err plan_db(const sow_game *g, const sow_limits *lim, double build_max,
+                       sow_plan *out)
 {
     int board = out->board_seeds;
     bool forced = lim->db_seeds > 0;
@@ -337,15 +370,18 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
         return SOW_OK;
     }
     if (g->cycles)
-        return plan_cycle_db(g, lim, out);
-    int k = choose_db_seeds(g, lim, board);
+        return plan_cycle_db(g, lim, build_max, out);
+    int k = choose_db_seeds(g, lim, board, out->db_files, build_max);
     out->db_seeds = k;
     double cost = total_cost(g, board, k, lim->threads, lim->value_only);
     /* Would the default budget have planned a bigger database, and does
      * the model expect that to matter? */
     sow_limits dflt = *lim;
     dflt.memory = sow_plan_default_memory();
-    int kd = dflt.memory > lim->memory ? choose_db_seeds(g, &dflt, board) : k;
+    int kd = dflt.memory > lim->memory ? choose_db_seeds(g, &dflt, board, out->db_files, build_max)
+                                       : k;
+    /* Would more time have planned a bigger one? */
+    int kt = isfinite(build_max) ? choose_db_seeds(g, lim, board, out->db_files, INFINITY) : k;
     double cost_d = total_cost(g, board, kd, lim->threads, lim->value_only);
     if (kd > k && cost > TRIAL_SECONDS && cost > DEGRADED_RATIO * cost_d) {
         out->db_degraded = true;
@@ -359,6 +395,11 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
                      "--memory %.0f MB leaves room for a database of %d seeds only (the "
                      "default %.0f MB gives %d; expect a slower solve)",
                      mib(lim->memory), k, mib(dflt.memory), kd);
+    } else if (kt > k) {
+        snprintf(out->why_db, sizeof out->why_db,
+                 "%s%d seeds: the time limit leaves %.1f s to build (half the time left); "
+                 "without it the plan would take %d", k ? "database up to " : "no database, not ",
+                 k ? k : kt, build_max, kt);
     } else if (k == 0) {
         snprintf(out->why_db, sizeof out->why_db,
                  board == 0 ? "no database: no seeds on the board"
@@ -407,8 +448,13 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                         "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb, mib(L->memory));
     out->board_seeds = sow_seeds_on_board(g, pos);
     out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
+    double now = sow_now();
+    if (L->deadline <= 0 && L->time_limit > 0)
+        L->deadline = now + L->time_limit;
+    double left = time_left(L->deadline, now);
+    out->build_share = SOLVE_BUILD_SHARE;
 
-    sow_err e = plan_db(g, L, out);
+    sow_err e = plan_db(g, L, build_allowance(left), out);
     if (e)
         return e;
     int k = out->db_seeds;
@@ -453,10 +499,10 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                  "no trial: the database folder may hold the files already");
     else {
         out->trial_seconds = TRIAL_SECONDS;
-        if (L->time_limit > 0 && L->time_limit < out->trial_seconds)
-            out->trial_seconds = L->time_limit;
+        if (TRIAL_TIME_SHARE * left < out->trial_seconds)
+            out->trial_seconds = TRIAL_TIME_SHARE * left;
         snprintf(out->why_trial, sizeof out->why_trial,
-                 "a %.0f s search without a database first: most small boards end there",
+                 "a %g s search without a database first: most small boards end there",
                  out->trial_seconds);
     }
     return SOW_OK;
@@ -486,6 +532,11 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
     out->limits = probe.limits;
     out->limits.time_limit = lim->time_limit;
     out->limits.tt_mb = lim->tt_mb;
+    double now = sow_now();
+    if (out->limits.deadline <= 0 && lim->time_limit > 0)
+        out->limits.deadline = now + lim->time_limit;
+    double left = time_left(out->limits.deadline, now);
+    out->build_share = ANALYSIS_BUILD_SHARE;
     out->board_seeds = probe.board_seeds;
     out->db_files = -1;
     out->tt_mb = L.tt_mb;
@@ -499,30 +550,32 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         snprintf(out->why_db, sizeof out->why_db, "%s", probe.why_db);
     } else {
         const sow_limits *P = &out->limits;
-        double budget = lim->time_limit > 0 ? ANALYSIS_BUILD_SHARE * lim->time_limit
-                                            : TRIAL_SECONDS;
+        double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : TRIAL_SECONDS;
         int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
         uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + search_bytes(g, P);
         uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
+        /* Levels the folder holds cost no build and no scratch. */
+        int have = probe.db_files;
         for (int j = 1; j <= kmax; j++) {
             size_t bytes = sow_db_bytes(g, j);
             if (bytes == SIZE_MAX ||
-                bytes + (g->cycles ? sow_retro_scratch_bytes(g, j) : 0) > room ||
-                build_seconds(g, j, P->threads) > budget)
+                bytes + (g->cycles && j > have ? sow_retro_scratch_bytes(g, j) : 0) > room ||
+                missing_build_seconds(g, P->threads, j, have) > budget)
                 break;
             k = j;
         }
         if (k == 0)
             snprintf(out->why_db, sizeof out->why_db,
                      board == 0 ? "no database: no seeds on the board"
-                                : "no database: none builds within %.1f s (a quarter of the "
-                                  "time) beside the table",
+                                : "no database: none builds within %.2f s (a quarter of the "
+                                  "time left) beside the table",
                      budget);
         else
             snprintf(out->why_db, sizeof out->why_db,
                      "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
-                     "builds within %.1f s (a quarter of the time) beside the table", k,
-                     mib(sow_db_bytes(g, k)), build_seconds(g, k, P->threads), budget);
+                     "builds within %.2f s (a quarter of the time left) beside the table", k,
+                     mib(sow_db_bytes(g, k)), missing_build_seconds(g, P->threads, k, have),
+                     budget);
     }
     out->db_seeds = k;
     if (k > 0) {
@@ -609,11 +662,11 @@ static void wide_bounds(const sow_game *g, const sow_pos *pos, int board, sow_se
 static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                               const sow_db *db, sow_plan_result *out)
 {
-    uint64_t used = (uint64_t)plan->tt_mb * MB + plan->db_bytes;
+    uint64_t used = (uint64_t)plan->tt_mb * MB + out->db_bytes;
     if (used >= plan->limits.memory)
         return SOW_E_LIMIT;
     sow_oracle oracle;
-    sow_plan_oracle(db, plan->db_seeds, &oracle);
+    sow_plan_oracle(db, out->db_seeds, &oracle);
     double t0 = sow_now();
     sow_search_result *r = &out->search;
     sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, &r->sol);
@@ -666,12 +719,36 @@ static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_pla
 }
 
 static int grow_to(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
-                   double searched)
+                   double searched, double build_max)
 {
     int j = grow_step(g, r->db_seeds, plan->db_grow_seeds);
-    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + 1) <= searched)
+    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + 1) <= searched &&
+           build_guess(g, plan, r, j + 1) <= build_max)
         j++;
     return j;
+}
+
+/* Opens the database of `step` (step->db_seeds) and records in *r what it
+ * holds: fewer seeds when the time limit cut its build (r->db_cut; *db
+ * NULL when not one seed count was complete). */
+static sow_err open_step(const sow_game *g, const sow_plan *step, const sow_plan_callbacks *cb,
+                         sow_db **db, sow_oracle *oracle, sow_plan_result *r)
+{
+    if (cb->phase)
+        cb->phase(cb->ctx, "database");
+    char why[SOW_PLAN_WHY];
+    double d0 = sow_now();
+    sow_err e = sow_plan_open_db(g, step, cb, db, oracle, why, sizeof why);
+    r->db_last_seconds = sow_now() - d0;
+    r->db_seconds += r->db_last_seconds;
+    if (e)
+        return sow_fail(r->error, sizeof r->error, e, "%s", why);
+    int k = *db ? (*db)->max_seeds : 0;
+    if (k < step->db_seeds)
+        r->db_cut = true;
+    r->db_seeds = k;
+    r->db_bytes = k > 0 ? sow_db_bytes(g, k) : 0;
+    return SOW_OK;
 }
 
 /* Opens the next step's database (closed the last one first: the two are
@@ -684,17 +761,44 @@ static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_c
     step.db_bytes = sow_db_bytes(g, next);
     step.db_budget = room_beside(g, &plan->limits, plan->tt_mb);
     step.root_in_db = false;
-    if (cb->phase)
-        cb->phase(cb->ctx, "database");
-    char why[SOW_PLAN_WHY];
-    double d0 = sow_now();
-    sow_err e = sow_plan_open_db(g, &step, cb, db, oracle, why, sizeof why);
-    r->db_last_seconds = sow_now() - d0;
-    r->db_seconds += r->db_last_seconds;
+    return open_step(g, &step, cb, db, oracle, r);
+}
+
+/* The biggest database up to k seeds whose modelled build (of what the
+ * folder lacks) fits the plan's share of `left` seconds: k without a time
+ * limit. The model may have been made with more time than is left now (a
+ * trial ran, or the caller waited). */
+static int fit_time(const sow_game *g, const sow_plan *plan, int k, double left)
+{
+    if (!isfinite(left))
+        return k;
+    while (k > 0 && missing_build_seconds(g, plan->limits.threads, k, plan->db_files) >
+                        plan->build_share * left)
+        k--;
+    return k;
+}
+
+static sow_err new_search(const sow_game *g, const sow_plan *plan, const sow_plan_callbacks *cb,
+                          sow_search **s, sow_plan_result *out)
+{
+    const sow_limits *L = &plan->limits;
+    sow_search_options so = {
+        .threads = L->threads,
+        .tt_mb = plan->tt_mb,
+        .pie_opening = L->pie_opening,
+        .value_only = L->value_only,
+        .pv_max = SOW_PV_MAX,
+        .progress = cb->search_progress,
+        .progress_ctx = cb->ctx,
+        .progress_every = cb->progress_every,
+        .stop = L->stop,
+    };
+    sow_err e = sow_search_new(g, &so, s);
+    if (e == SOW_E_NOMEM)
+        return sow_fail(out->error, sizeof out->error, e,
+                        "cannot allocate a %zu MB transposition table", plan->tt_mb);
     if (e)
-        return sow_fail(r->error, sizeof r->error, e, "%s", why);
-    r->db_seeds = next;
-    r->db_bytes = step.db_bytes;
+        return sow_fail(out->error, sizeof out->error, e, "%s", sow_err_name(e));
     return SOW_OK;
 }
 
@@ -706,6 +810,10 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         cb = &none;
     const sow_limits *L = &plan->limits;
     double t0 = sow_now();
+    /* Every phase, the database's build included, ends by `end`. */
+    double end = L->deadline > 0 ? L->deadline : L->time_limit > 0 ? t0 + L->time_limit : 0;
+    sow_plan run = *plan; /* the plan, with the database the time left allows */
+    run.limits.deadline = end;
     memset(out, 0, sizeof *out);
     wide_bounds(g, pos, plan->board_seeds, &out->search);
     sow_search *s = NULL;
@@ -713,32 +821,15 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     sow_oracle oracle;
     sow_err e = SOW_OK;
 
-    if (!plan->root_in_db || plan->trial_seconds > 0) {
-        sow_search_options so = {
-            .threads = L->threads,
-            .tt_mb = plan->tt_mb,
-            .pie_opening = L->pie_opening,
-            .value_only = L->value_only,
-            .pv_max = SOW_PV_MAX,
-            .progress = cb->search_progress,
-            .progress_ctx = cb->ctx,
-            .progress_every = cb->progress_every,
-            .stop = L->stop,
-        };
-        e = sow_search_new(g, &so, &s);
-        if (e == SOW_E_NOMEM)
-            return sow_fail(out->error, sizeof out->error, e,
-                            "cannot allocate a %zu MB transposition table", plan->tt_mb);
-        if (e)
-            return sow_fail(out->error, sizeof out->error, e, "%s", sow_err_name(e));
-    }
-
     if (plan->trial_seconds > 0) {
+        if ((e = new_search(g, plan, cb, &s, out)) != SOW_OK)
+            return e;
         if (cb->phase)
             cb->phase(cb->ctx, "trial");
-        sow_search_set_time_limit(s, plan->trial_seconds);
+        double t = time_left(end, sow_now());
+        sow_search_set_time_limit(s, t < plan->trial_seconds ? t : plan->trial_seconds);
         double c0 = sow_cpu_now();
-        e = sow_search_solve(s, pos, &out->search);
+        e = t > 0 ? sow_search_solve(s, pos, &out->search) : SOW_E_INTERRUPTED;
         out->cpu_seconds += sow_cpu_now() - c0;
         if (e == SOW_OK) {
             out->trial_solved = true;
@@ -750,26 +841,22 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         e = SOW_OK;
     }
 
-    if (L->time_limit > 0 && sow_now() - t0 >= L->time_limit) {
+    if (time_left(end, sow_now()) <= 0) {
         e = SOW_E_INTERRUPTED;
         goto done;
     }
-    if (plan->db_seeds > 0) {
-        if (cb->phase)
-            cb->phase(cb->ctx, "database");
-        double d0 = sow_now();
-        char why[SOW_PLAN_WHY];
-        e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, sizeof why);
-        out->db_seconds = out->db_last_seconds = sow_now() - d0;
-        if (e) {
-            sow_fail(out->error, sizeof out->error, e, "%s", why);
+    run.db_seeds = fit_time(g, plan, plan->db_seeds, time_left(end, sow_now()));
+    if (run.db_seeds < plan->db_seeds)
+        out->db_cut = true;
+    if (run.db_seeds > 0) {
+        run.db_bytes = sow_db_bytes(g, run.db_seeds);
+        run.root_in_db = run.db_seeds >= plan->board_seeds;
+        if ((e = open_step(g, &run, cb, &db, &oracle, out)) != SOW_OK)
             goto done;
-        }
-        out->db_seeds = out->db_first_seeds = plan->db_seeds;
-        out->db_bytes = plan->db_bytes;
+        out->db_first_seeds = out->db_seeds;
     }
 
-    if (plan->root_in_db) {
+    if (db && out->db_seeds >= plan->board_seeds) {
         if (cb->phase)
             cb->phase(cb->ctx, "probe");
         uint64_t trial = out->trial_nodes;
@@ -784,6 +871,14 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         out->search.sol.nodes += trial;
         goto done;
     }
+    /* The time cut the database that held the root: the search goes on
+     * where the exact solver can, else the bounds are all there is. */
+    if (!sow_search_exact(g, pos)) {
+        e = SOW_E_INTERRUPTED;
+        goto done;
+    }
+    if (!s && (e = new_search(g, plan, cb, &s, out)) != SOW_OK)
+        goto done;
 
     /* The search, and while it outlasts the next step's build, the
      * database's growth (plan->db_grow_seeds). */
@@ -791,18 +886,20 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     for (;;) {
         if (cb->phase)
             cb->phase(cb->ctx, "search");
-        if (db)
-            sow_search_set_oracle(s, &oracle);
-        /* What is left of the time limit (a database build is not cut short). */
-        double limit = L->time_limit > 0 ? L->time_limit - (sow_now() - t0) : 0;
-        if (L->time_limit > 0 && limit <= 0) {
+        sow_search_set_oracle(s, db ? &oracle : NULL);
+        /* What is left of the time limit. */
+        double left = time_left(end, sow_now());
+        if (left <= 0) {
             e = SOW_E_INTERRUPTED;
             break;
         }
-        bool grows = db && out->db_seeds < plan->db_grow_seeds;
+        double build_max = plan->build_share * left;
+        bool grows = db && !out->db_cut && out->db_seeds < plan->db_grow_seeds &&
+                     build_guess(g, plan, out, grow_step(g, out->db_seeds, plan->db_grow_seeds)) <=
+                         build_max;
         double budget = grows ? grow_budget(g, plan, out) : 0;
-        bool cut = grows && (limit <= 0 || budget < limit);
-        sow_search_set_time_limit(s, cut ? budget : limit);
+        bool cut = grows && budget < left;
+        sow_search_set_time_limit(s, cut ? budget : isfinite(left) ? left : 0);
         double c0 = sow_cpu_now(), w0 = sow_now();
         e = sow_search_solve(s, pos, &out->search);
         if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
@@ -811,14 +908,15 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
             break;
         double searched = sow_now() - w0;
-        int next = grow_to(g, plan, out, searched);
+        int next = grow_to(g, plan, out, searched,
+                           plan->build_share * time_left(end, sow_now()));
         if (cb->db_grow)
             cb->db_grow(cb->ctx, out->db_seeds, next, searched);
         sow_db_close(db);
         db = NULL;
         /* On failure (stopped while building) out->search keeps the bounds
          * and the nodes of the search just cut. */
-        if ((e = grow_db(g, plan, cb, next, &db, &oracle, out)) != SOW_OK)
+        if ((e = grow_db(g, &run, cb, next, &db, &oracle, out)) != SOW_OK)
             break;
         spent += out->search.sol.nodes;
     }
@@ -830,7 +928,8 @@ done:
                  "a line of play is longer than the search stack");
     else if (e && !out->error[0])
         sow_fail(out->error, sizeof out->error, e, "%s",
-                 e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
+                 e == SOW_E_INTERRUPTED ? (stopped(L) ? "interrupted" : "time limit")
+                                        : sow_err_name(e));
     if (s)
         sow_search_free(s);
     sow_db_close(db);
@@ -856,6 +955,14 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         return SOW_E_ARG;
     }
     const sow_limits *L = &plan->limits;
+    /* With a time limit a build the model misjudged stops at its last
+     * complete seed count, leaving the search its share: not for a fixed
+     * database, whose every unit expects the seeds planned. */
+    double now = sow_now(), left = time_left(L->deadline, now);
+    double cut = BUILD_OVERRUN * plan->build_share;
+    if (cut > 1 - SEARCH_MIN_SHARE)
+        cut = 1 - SEARCH_MIN_SHARE;
+    bool partial = isfinite(left) && !L->fixed_db;
     sow_db_options o = {
         .threads = L->threads,
         .memory = plan->db_budget,
@@ -867,6 +974,8 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         .make_dir = true,
         .wait = cb->db_wait,
         .wait_ctx = cb->ctx,
+        .deadline = partial ? now + cut * left : 0,
+        .keep_partial = partial,
     };
     char w[SOW_PLAN_WHY];
     sow_err e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, w, sizeof w);
@@ -874,6 +983,11 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, w);
         return e;
     }
-    sow_plan_oracle(*db, plan->db_seeds, oracle);
+    if ((*db)->max_seeds < 1) { /* cut before its first seed count: no help */
+        sow_db_close(*db);
+        *db = NULL;
+        return SOW_OK;
+    }
+    sow_plan_oracle(*db, (*db)->max_seeds, oracle);
     return SOW_OK;
 }
