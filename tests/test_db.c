@@ -488,6 +488,142 @@ static void test_make_dir(void **state)
     rmdir(sub);
 }
 
+/* A deadline already past: nothing is built; keep_partial gives what the
+ * folder holds (or SOW_E_INTERRUPTED if not even seed count 0), without
+ * it the open is SOW_E_INTERRUPTED. */
+static void test_deadline_past(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_KALAH, 3, 0);
+    const int K = 10;
+    sow_db *db = NULL, *mem;
+    sow_db_options o = {.deadline = sow_retro_clock() - 1, .keep_partial = true};
+    assert_int_equal(sow_db_open(&g, K, NULL, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_non_null(strstr(why, "seed count 0"));
+    char p[256];
+    path_of(&g, 0, p, sizeof p);
+    assert_int_equal(access(p, F_OK), -1);
+
+    /* Seed count 7's file without 6's is of no use: not kept. */
+    assert_int_equal(sow_db_open(&g, 7, dir, NULL, &db, why, sizeof why), SOW_OK);
+    assert_false(sow_db_cut(db));
+    sow_db_close(db);
+    path_of(&g, 6, p, sizeof p);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_true(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 5);
+    assert_int_equal(sow_db_open(&g, 5, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_same(mem, db, 5, 3);
+    for (int k = 0; k <= 5; k++)
+        assert_false(sow_db_built(db, k));
+    sow_db_close(db);
+    sow_db_close(mem);
+
+    o.keep_partial = false;
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_non_null(strstr(why, "seed count 6"));
+    /* Everything there already: nothing to build, nothing cut. */
+    assert_int_equal(sow_db_open(&g, 4, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_false(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 4);
+    sow_db_close(db);
+}
+
+/* Progress that, once seed count `at` is complete, waits until `until`
+ * (sow_retro_clock) has passed: the deadline falls between two seed
+ * counts. */
+typedef struct slow_at {
+    int at;
+    double until;
+} slow_at;
+
+static void on_progress_slow(void *ctx, const sow_progress *pr)
+{
+    slow_at *s = ctx;
+    if (pr->seeds == s->at && pr->done == pr->total)
+        while (sow_retro_clock() <= s->until)
+            usleep(1000);
+}
+
+/* A deadline that passes between seed counts 6 and 7: 0..6 are kept,
+ * saved and probe right; 7 is never started. */
+static void test_deadline_between_levels(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_CONGKAK, 3, 0);
+    const int K = 12;
+    sow_db *db = NULL, *mem;
+    slow_at s = {.at = 6, .until = sow_retro_clock() + 0.3};
+    sow_db_options o = {.deadline = s.until, .keep_partial = true,
+                        .progress = on_progress_slow, .progress_ctx = &s};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    assert_true(sow_db_cut(db));
+    assert_int_equal(db->max_seeds, 6);
+    for (int k = 0; k <= 6; k++)
+        assert_true(sow_db_built(db, k));
+    assert_false(sow_db_built(db, 7));
+    assert_int_equal(sow_db_open(&g, 6, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_same(mem, db, 6, 3);
+    sow_db_close(db);
+    sow_db_close(mem);
+    assert_int_equal(sow_db_dir_levels(&g, dir), 6);
+
+    /* Without keep_partial: interrupted, the levels done still saved. */
+    rm_dir_files(dir);
+    s.until = sow_retro_clock() + 0.3;
+    o.deadline = s.until;
+    o.keep_partial = false;
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_null(db);
+    assert_int_equal(sow_db_dir_levels(&g, dir), 6);
+    /* The next open goes on from there. */
+    assert_int_equal(sow_db_open(&g, K, dir, NULL, &db, why, sizeof why), SOW_OK);
+    assert_false(sow_db_cut(db));
+    assert_false(sow_db_built(db, 6));
+    assert_true(sow_db_built(db, 7));
+    sow_db_close(db);
+}
+
+/* A deadline well before a build of several seconds could end: the open
+ * returns soon after it (a seed count in progress is stopped, or one that
+ * cannot end in time is not started) with what it finished. */
+static void test_deadline_mid_build(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    sow_game g;
+    game(&g, SOW_KALAH, 6, 0);
+    const int K = 17;
+    sow_db *db = NULL, *mem;
+    double t0 = sow_retro_clock();
+    sow_db_options o = {.deadline = t0 + 0.25, .keep_partial = true, .threads = 1};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    double took = sow_retro_clock() - t0;
+    assert_true(took < 0.25 + 0.2);
+    assert_true(sow_db_cut(db));
+    assert_true(db->max_seeds < K);
+    assert_int_equal(sow_db_dir_levels(&g, dir), db->max_seeds);
+    int k = db->max_seeds;
+    assert_int_equal(sow_db_open(&g, k, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_same(mem, db, k, 6);
+    /* A position with k seeds on the board probes as the full build. */
+    sow_pos p = {0};
+    p.b[0] = (uint8_t)k;
+    assert_int_equal(sow_db_probe(db, &p), sow_db_probe(mem, &p));
+    sow_db_close(db);
+    sow_db_close(mem);
+    rm_dir_files(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +632,9 @@ int main(void)
         cmocka_unit_test(test_bad_dir),
         cmocka_unit_test(test_lock),
         cmocka_unit_test(test_make_dir),
+        cmocka_unit_test(test_deadline_past),
+        cmocka_unit_test(test_deadline_between_levels),
+        cmocka_unit_test(test_deadline_mid_build),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -76,7 +76,32 @@ typedef struct sow_db_options {
     sow_db_damaged_fn damaged; /* told of a damaged file it rebuilds; may
                                   be NULL */
     void *damaged_ctx;
+    double deadline;           /* > 0: a time on sow_retro_clock()'s clock
+                                  past which no build of a seed count starts
+                                  or goes on (it stops as on *stop), nor a
+                                  wait for another process's build; nor does
+                                  a build start that the rate of the last
+                                  seed count this open built (if it had at
+                                  least SOW_DB_RATE_MIN positions, else
+                                  SOW_DB_START_RATE) says cannot end by then.
+                                  0: none. Loading files is not cut. */
+    bool keep_partial;         /* a build cut by the deadline or *stop
+                                  returns SOW_OK with the database up to the
+                                  last seed count it holds complete
+                                  (db->max_seeds lower than asked,
+                                  sow_db_cut true), or SOW_E_INTERRUPTED if
+                                  it holds not even seed count 0; without
+                                  it, any such cut is SOW_E_INTERRUPTED */
 } sow_db_options;
+
+/* Positions per second a build is assumed to reach before it has built a
+ * seed count of its own to measure: below one thread's rate for Toguz,
+ * the slowest game, on a loaded machine, so that a deadline cuts few
+ * builds it let start. */
+#define SOW_DB_START_RATE 1e6
+/* Smallest seed count (in positions) whose build rate is measured: a
+ * smaller one's time is mostly fixed costs (threads, tables). */
+#define SOW_DB_RATE_MIN 65536
 
 /* The layout is public so that sow_db_probe can be inline; treat it as
  * read-only. A caller may read m, max_seeds (the largest seed count held)
@@ -172,6 +197,10 @@ sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *po
 /* Was seed count k computed by the sow_db_open that returned db (true), or
  * loaded from its file (false)? */
 bool sow_db_built(const sow_db *db, int k);
+
+/* Did the deadline or the stop flag cut db's open short (keep_partial), so
+ * that db->max_seeds is below the seed count asked for? */
+bool sow_db_cut(const sow_db *db);
 
 /* ---- Files (doc/db-format.md) --------------------------------------- */
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +22,119 @@ typedef struct sow_db_priv {
     sow_huge own[SOW_DB_MAX_SEEDS + 1];    /* built or copied tables (huge pages) */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
     bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
+    bool cut;                              /* keep_partial: cut short */
 } sow_db_priv;
 
 bool sow_db_built(const sow_db *db, int k)
 {
     return k >= 0 && k <= db->max_seeds && db->priv->built[k];
+}
+
+bool sow_db_cut(const sow_db *db)
+{
+    return db->priv->cut;
+}
+
+/* Is it past opt's deadline (or is *stop set)? */
+static bool time_up(const sow_db_options *opt)
+{
+    return (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) ||
+           (opt->deadline > 0 && sow_retro_clock() >= opt->deadline);
+}
+
+/* Keeps seed counts 0..k-1 only, since the build of k was cut: SOW_OK
+ * with keep_partial if there is a seed count 0 left, else
+ * SOW_E_INTERRUPTED with the reason. */
+static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *what, char *why,
+                      size_t why_size)
+{
+    if (!opt->keep_partial || k == 0) {
+        sow_db_say(why, why_size, "%s seed count %d", what, k);
+        return SOW_E_INTERRUPTED;
+    }
+    for (int j = k; j <= db->max_seeds; j++) {
+        sow_db_file_unmap(&db->priv->map[j]);
+        sow_huge_free(&db->priv->own[j]);
+        db->table[j] = NULL;
+        db->priv->built[j] = false;
+    }
+    db->max_seeds = k - 1;
+    db->priv->cut = true;
+    return SOW_OK;
+}
+
+/* The stop flag a build watches when there is a deadline: set by a thread
+ * once the deadline passes or opt->stop is set, since the builder polls
+ * one flag only. */
+typedef struct watch {
+    const sow_db_options *opt;
+    sow_stop_flag flag;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+    pthread_t th;
+} watch;
+
+static void *watch_run(void *arg)
+{
+    watch *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (!w->done) {
+        if (time_up(w->opt)) {
+            __atomic_store_n(&w->flag, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        /* Polled: the caller's *stop is set by a signal handler. */
+        double left = w->opt->deadline - sow_retro_clock();
+        double nap = left < 0.01 ? (left > 0 ? left : 0) : 0.01;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        long ns = ts.tv_nsec + (long)(nap * 1e9);
+        ts.tv_sec += ns / 1000000000;
+        ts.tv_nsec = ns % 1000000000;
+        pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static bool watch_start(watch *w, const sow_db_options *opt)
+{
+    *w = (watch){.opt = opt};
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->th, NULL, watch_run, w) == 0)
+        return true;
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    return false;
+}
+
+static void watch_stop(watch *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->done = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+}
+
+/* Builds seed count k into t, stopping at opt's deadline as on *stop. */
+static sow_err build_level(sow_retro_job *job, const sow_db_options *opt)
+{
+    watch w;
+    bool watched = opt->deadline > 0;
+    if (watched) {
+        if (!watch_start(&w, opt))
+            return SOW_E_NOMEM;
+        job->stop = &w.flag;
+    }
+    sow_err e = sow_retro_build(job);
+    if (watched)
+        watch_stop(&w);
+    return e;
 }
 
 unsigned sow_db_variant(const sow_game *g)
@@ -130,7 +239,7 @@ static sow_err lock_dir(const char *dir, const sow_db_options *opt, int *out, ch
                 close(fd);
                 return SOW_E_IO;
             }
-            if (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) {
+            if (time_up(opt)) {
                 sow_db_say(why, n, "interrupted while waiting for the build of pid %ld in %s",
                            lock_holder(fd), dir);
                 close(fd);
@@ -262,10 +371,21 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
     sow_db_priv *pv = db->priv;
     sow_progress base = {.max_seeds = db->max_seeds, .all_total = total};
     double t0 = sow_retro_clock();
+    /* Positions per second of the last seed count built, for the deadline:
+     * the largest so far, so the closest to the next one's rate (a small
+     * one's is mostly fixed costs). */
+    double rate = SOW_DB_START_RATE;
     for (int k = 0; k <= db->max_seeds; k++) {
         if (db->table[k])
             continue;
         uint64_t n = sow_retro_level_size(g, k);
+        if (opt->deadline > 0) {
+            double now = sow_retro_clock();
+            if (now >= opt->deadline)
+                return cut_at(db, k, opt, "the deadline came before building", why, why_size);
+            if (now + (double)n / rate > opt->deadline)
+                return cut_at(db, k, opt, "no time left to build", why, why_size);
+        }
         int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
         if (!t) {
             sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
@@ -276,12 +396,17 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
             .threads = opt->threads, .progress = opt->progress,
             .progress_ctx = opt->progress_ctx, .base = base, .t0 = t0, .stop = opt->stop,
         };
-        sow_err e = sow_retro_build(&job);
+        double start = sow_retro_clock();
+        sow_err e = build_level(&job, opt);
+        if (e == SOW_E_INTERRUPTED)
+            return cut_at(db, k, opt, "interrupted while building", why, why_size);
         if (e) {
-            sow_db_say(why, why_size, e == SOW_E_INTERRUPTED ? "interrupted while building seed "
-                "count %d" : "cannot build seed count %d", k);
+            sow_db_say(why, why_size, "cannot build seed count %d", k);
             return e;
         }
+        double took = sow_retro_clock() - start;
+        if (n >= SOW_DB_RATE_MIN && took > 0)
+            rate = (double)n / took;
         base.all_done += n;
         db->table[k] = t;
         pv->built[k] = true;
@@ -412,6 +537,17 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             e = lock_dir(dir, opt, &lock, why, why_size);
             if (!e)
                 e = load_all(g, dir, opt, db, &missing, why, why_size);
+            /* Cut while waiting: what is loaded may be enough. */
+            if (e == SOW_E_INTERRUPTED && opt->keep_partial) {
+                int k = 0;
+                while (k <= db->max_seeds && db->table[k])
+                    k++;
+                char w[512];
+                if (cut_at(db, k, opt, "", w, sizeof w) == SOW_OK) {
+                    *out = db;
+                    return SOW_OK;
+                }
+            }
         }
         if (e) {
             if (lock >= 0)
