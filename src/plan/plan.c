@@ -979,6 +979,8 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
     };
     char w[SOW_PLAN_WHY];
     sow_err e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, w, sizeof w);
+    if (e == SOW_E_INTERRUPTED && partial && !stopped(L))
+        return SOW_OK; /* the time cut it before its first seed count */
     if (e) {
         snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, w);
         return e;
