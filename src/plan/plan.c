@@ -71,6 +71,10 @@
  * needs is slower (its probes miss the caches). */
 #define TT_BASE_EXCESS 24
 #define TT_MAX_MB 1024
+/* With a time limit, at most this many MB per second left and thread: a
+ * bigger table than the search can fill is only page faults (a fresh
+ * gigabyte slows the first seconds of a search many times over). */
+#define TT_MB_PER_SECOND 32
 /* The default budget: what Kalah(6,5) needs to solve in minutes. */
 #define DEFAULT_MEMORY_MB 4096
 #define MIN_DEFAULT_MEMORY_MB 256
@@ -103,6 +107,14 @@ int sow_plan_default_threads(void)
     return n < 1 ? 1 : n > SOW_MAX_THREADS ? SOW_MAX_THREADS : n;
 }
 
+/* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
+static double time_left(double end, double now)
+{
+    if (end <= 0)
+        return INFINITY;
+    return end > now ? end - now : 0;
+}
+
 /* The model's seconds for the search with a k-seed database (k = 0: none). */
 static double search_cost(int board, int k, int threads, bool value_only)
 {
@@ -128,14 +140,6 @@ static double build_seconds(const sow_game *g, int k, int threads)
     return missing_build_seconds(g, threads, k, -1);
 }
 
-/* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
-static double time_left(double end, double now)
-{
-    if (end <= 0)
-        return INFINITY;
-    return end > now ? end - now : 0;
-}
-
 /* The longest build a solve plan with `left` seconds chooses. */
 static double build_allowance(double left)
 {
@@ -148,7 +152,8 @@ static double total_cost(const sow_game *g, int board, int k, int threads, bool 
     return (k > 0 ? build_seconds(g, k, threads) : 0) + search_cost(board, k, threads, value_only);
 }
 
-/* The table for a database of k seeds (forced size, else by the excess). */
+/* The table for a database of k seeds (forced size, else by the excess,
+ * and by the time left). */
 static size_t table_mb(const sow_limits *lim, int board, int k)
 {
     if (lim->tt_mb)
@@ -156,6 +161,9 @@ static size_t table_mb(const sow_limits *lim, int board, int k)
     size_t mb = lim->value_only ? 4 : 16;
     for (int e = TT_BASE_EXCESS; e < board - k && mb < TT_MAX_MB; e++)
         mb *= 2;
+    double fill = TT_MB_PER_SECOND * lim->threads * time_left(lim->deadline, sow_now());
+    while (mb > 4 && (double)mb > fill)
+        mb /= 2;
     size_t quarter = (size_t)(lim->memory / MB / 4);
     if (mb > quarter)
         mb = quarter < 1 ? 1 : quarter;
@@ -474,10 +482,11 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     else
         snprintf(out->why_tt, sizeof out->why_tt,
                  "table %zu MB: %d seed%s above the database; %d MB%s up to %d, doubling per "
-                 "seed more, at most a quarter of the memory and %d MB",
+                 "seed more, at most a quarter of the memory and %d MB%s",
                  out->tt_mb, out->board_seeds - k, out->board_seeds - k == 1 ? "" : "s",
                  L->value_only ? 4 : 16, L->value_only ? "" : " (every move's value)",
-                 TT_BASE_EXCESS, TT_MAX_MB);
+                 TT_BASE_EXCESS, TT_MAX_MB,
+                 L->deadline > 0 ? " (and what the time left can fill)" : "");
 
     if (!out->db_grow_seeds)
         snprintf(out->why_grow, sizeof out->why_grow, "the database does not grow: %s",
