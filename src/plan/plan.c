@@ -911,7 +911,13 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         sow_search_set_time_limit(s, cut ? budget : isfinite(left) ? left : 0);
         double c0 = sow_cpu_now(), w0 = sow_now();
         e = sow_search_solve(s, pos, &out->search);
-        if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
+        /* The fixpoint above the database has no clock: within a time
+         * limit the bounds proven so far are the answer. */
+        if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening && end > 0)
+            e = sow_fail(out->error, sizeof out->error, SOW_E_INTERRUPTED,
+                         "a line of play is longer than the search stack, and the time limit "
+                         "leaves no time for the positions above the database");
+        else if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
             e = solve_above_db(g, pos, plan, db, out);
         out->cpu_seconds += sow_cpu_now() - c0;
         if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
