@@ -52,6 +52,19 @@ static sow_plan make(const sow_game *g, const sow_limits *lim, sow_err want)
     return plan;
 }
 
+static sow_plan analysis(const sow_game *g, const sow_limits *lim, sow_err want)
+{
+    sow_pos p;
+    sow_game_start(g, &p);
+    sow_plan plan;
+    last_why[0] = 0;
+    sow_err e = sow_plan_analysis(g, &p, lim, &plan, last_why, sizeof last_why);
+    if (e != want)
+        fail_msg("sow_plan_analysis: %s (%s), expected %s", sow_err_name(e), last_why,
+                 sow_err_name(want));
+    return plan;
+}
+
 /* What every plan promises: the database and its table fit the memory,
  * the table is sized for the database planned, each decision explained. */
 static void check_invariants(const sow_game *g, const sow_plan *p)
@@ -638,6 +651,115 @@ static void test_solve_interrupted(void **state)
     assert_true(res.search.lower <= ref.score && ref.score <= res.search.upper);
 }
 
+/* ---- time limits -------------------------------------------------------- */
+
+/* The plan within a time limit: the trial takes at most half the time,
+ * the database one whose modelled build takes at most half of it (at the
+ * model's 2.5e7 positions per second and thread), and a deadline already
+ * spent (what came before the plan counts) leaves neither. */
+static void test_time_plan(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .value_only = true};
+    sow_plan none = make(&g, &lim, SOW_OK);
+    assert_true(none.trial_seconds == 2.0);
+    assert_true(none.limits.deadline == 0);
+    lim.time_limit = 1;
+    sow_plan one = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &one);
+    assert_true(one.trial_seconds > 0 && one.trial_seconds <= 0.5);
+    assert_true(one.db_seeds > 0 && one.db_seeds < none.db_seeds);
+    assert_true((double)sow_db_bytes(&g, one.db_seeds) / 2.5e7 <= 0.5);
+    assert_true(one.limits.deadline > 0);
+    assert_non_null(strstr(one.why_db, "time limit"));
+    lim.time_limit = 0;
+    lim.deadline = sow_retro_clock() - 1;
+    sow_plan spent = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &spent);
+    assert_int_equal(spent.db_seeds, 0);
+    assert_true(spent.trial_seconds == 0);
+    assert_true(spent.limits.deadline == lim.deadline);
+    /* Solving it stops at once with the bounds of the board. */
+    static sow_plan_result res;
+    sow_pos p;
+    sow_game_start(&g, &p);
+    char why[SOW_WHY] = "";
+    assert_int_equal(sow_plan_solve(&g, &p, &spent, NULL, &res, why, sizeof why), SOW_E_INTERRUPTED);
+    assert_true(res.seconds < 0.5);
+    assert_true(res.search.lower < res.search.upper);
+    assert_non_null(strstr(why, "time limit"));
+    /* Games that cycle: the complete database only when it builds in time. */
+    game_of(&g, SOW_TOGUZ, 5, 2, 0);
+    sow_limits t = {.memory = 4096 * MB, .threads = 1};
+    assert_int_equal(make(&g, &t, SOW_OK).db_seeds, 20);
+    t.time_limit = 1e-3;
+    assert_true(make(&g, &t, SOW_OK).db_seeds < 20);
+}
+
+/* An analysis's database: seed counts a folder holds cost no build, so a
+ * tiny time still takes them; a spent deadline builds nothing more. */
+static void test_time_analysis(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 3, 0);
+    char dir[] = "/tmp/sow-test-time-analysis-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sow_limits lim = {.memory = 256 * MB, .threads = 1, .tt_mb = 16, .db_seeds = 10,
+                      .db_dir = dir};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    char why[SOW_PLAN_WHY];
+    sow_db *db;
+    sow_oracle o;
+    assert_int_equal(sow_plan_open_db(&g, &p, NULL, &db, &o, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    lim.db_seeds = 0;
+    lim.time_limit = 1e-3;
+    sow_plan a = analysis(&g, &lim, SOW_OK);
+    assert_int_equal(a.db_seeds, 10);
+    lim.db_dir = NULL;
+    assert_true(analysis(&g, &lim, SOW_OK).db_seeds < 10);
+    lim.time_limit = 0;
+    lim.deadline = sow_retro_clock() - 1;
+    assert_int_equal(analysis(&g, &lim, SOW_OK).db_seeds, 0);
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A forced database that holds the root but cannot build in the time:
+ * the build stops at its last complete seed count (db_cut), and the
+ * search above it answers, the value the same as without a database. */
+static void test_time_solve(void **state)
+{
+    (void)state;
+    sow_game g;
+    sow_pos p;
+    game_of(&g, SOW_KALAH, 4, 3, 0);
+    sow_game_start(&g, &p);
+    static sow_plan_result res;
+    sow_limits free_lim = {.memory = 256 * MB, .threads = 1, .no_db = true};
+    sow_plan plan;
+    assert_int_equal(sow_plan_make(&g, &p, &free_lim, &plan, NULL, 0), SOW_OK);
+    assert_int_equal(sow_plan_solve(&g, &p, &plan, NULL, &res, NULL, 0), SOW_OK);
+    int score = res.search.sol.score;
+    sow_limits lim = {.memory = 256 * MB, .threads = 1, .db_seeds = 24, .time_limit = 0.3};
+    assert_int_equal(sow_plan_make(&g, &p, &lim, &plan, NULL, 0), SOW_OK);
+    assert_true(plan.root_in_db);
+    sow_err e = sow_plan_solve(&g, &p, &plan, NULL, &res, NULL, 0);
+    assert_true(e == SOW_OK || e == SOW_E_INTERRUPTED);
+    assert_true(res.db_cut);
+    assert_true(res.db_seeds < 24);
+    /* Generous for a loaded machine: the whole build takes seconds. */
+    assert_true(res.seconds < 1.0);
+    if (e == SOW_OK)
+        assert_int_equal(res.search.sol.score, score);
+    else
+        assert_true(res.search.lower <= score && score <= res.search.upper);
+}
+
 /* ---- root probing ------------------------------------------------------- */
 
 /* Every position up to 12 seeds on 3 pits that random play reaches, and
@@ -719,19 +841,6 @@ static void test_probe_root(void **state)
 }
 
 /* ---- analysis ----------------------------------------------------------- */
-
-static sow_plan analysis(const sow_game *g, const sow_limits *lim, sow_err want)
-{
-    sow_pos p;
-    sow_game_start(g, &p);
-    sow_plan plan;
-    last_why[0] = 0;
-    sow_err e = sow_plan_analysis(g, &p, lim, &plan, last_why, sizeof last_why);
-    if (e != want)
-        fail_msg("sow_plan_analysis: %s (%s), expected %s", sow_err_name(e), last_why,
-                 sow_err_name(want));
-    return plan;
-}
 
 /* The analysis's database: the biggest that builds within a quarter of the
  * time, growing with the time; forced or none as asked; any board. */
@@ -847,6 +956,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_solve_paths),
         cmocka_unit_test(test_solve_db_dir),
         cmocka_unit_test(test_solve_interrupted),
+        cmocka_unit_test(test_time_plan),
+        cmocka_unit_test(test_time_analysis),
+        cmocka_unit_test(test_time_solve),
         cmocka_unit_test(test_db_grows),
         cmocka_unit_test(test_probe_root),
         cmocka_unit_test(test_analysis_db),

@@ -119,6 +119,16 @@ def api_tests(sv):
     check(status == 200 and got.get("interrupted") is True and got.get("reason") == "time limit"
           and got["lower"] <= got["upper"], "a long solve is cut at the time limit: %s" % got)
     check(took < 5, "the cut comes near the limit (%.1f s)" % took)
+    # The time bounds the database's build too (Toguz 5x2 built its
+    # complete database for 16 s whatever the time).
+    t0 = time.time()
+    status, got = sv.json("/api/solve", {"game": "toguz", "pits": 5, "seeds": 2, "time": "0.3"})
+    took = time.time() - t0
+    check(status == 200 and got.get("interrupted") is True and got.get("reason") == "time limit"
+          and "db_cut" in got, "a solve with a database to build is cut in time: %s" % got)
+    check(took < 2.5, "the database's build is within the time (%.1f s)" % took)
+    status, an = sv.json("/api/analyse", {"game": "kalah", "pits": 6, "seeds": 6, "time": "0.5"})
+    check(status == 200 and isinstance(an.get("db_cut"), bool), "/api/analyse says db_cut: %s" % an)
     # Bad requests: 400 (404, 405) with a JSON error, never a crash.
     bad = [({"game": "chess"}, "unknown game"),
            ({"game": "kalah", "pits": "99"}, "out of range"),

@@ -86,6 +86,30 @@ expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --db-seed
 grep -q '^grows up to: 0 seeds' "$T/out" && grep -q '^why growth: .*forced' "$T/out" \
   || fail "--plan forced: $(cat "$T/out")"
 
+# --time: the whole command within it, the database included. Cut by
+# time, the answer is the interrupted one, its reason "time limit" (Toguz
+# 5x2 built its complete database for 19 s whatever the time).
+start=$(date +%s.%N)
+expect_status 130 "$SOW" solve toguz --pits 5 --seeds 2 --time 0.3 --threads 1 --json --quiet
+end=$(date +%s.%N)
+json 'd["interrupted"] is True and d["reason"] == "time limit" and d["lower"] <= d["upper"] and d["db_cut"] in (True, False)'
+python3 -c "import sys; sys.exit(0 if $end - $start < 2.5 else 1)" || fail "solve --time 0.3 took $(python3 -c "print($end - $start)") s"
+expect_status 130 "$SOW" solve toguz --pits 5 --seeds 2 --time 0.3 --threads 1 --quiet
+has out '^toguz 5x2: interrupted \(time limit\) after [0-9.]+ s: value in \['
+# A database that holds the root but cannot build in time (each run its own
+# empty folder: the shared store may hold it already): cut at its last
+# complete seed count, the search above it gives the same value.
+start=$(date +%s.%N)
+expect_status 0 "$SOW" solve kalah --pits 4 --seeds 3 --db "$T/cutdb" --db-seeds 24 --time 0.5 --threads 1 --json --quiet
+end=$(date +%s.%N)
+json 'd["value"] == 6 and d["db_cut"] is True and d["db"]["seeds"] < 24 and d["solver"] == "search"'
+python3 -c "import sys; sys.exit(0 if $end - $start < 2.5 else 1)" || fail "solve --time 0.5 took $(python3 -c "print($end - $start)") s"
+expect_status 0 "$SOW" solve kalah --pits 4 --seeds 3 --db "$T/cutdb2" --db-seeds 24 --time 0.5 --threads 1 --quiet
+has out '^database: the time limit stopped it at [0-9]+ seeds, below the plan'"'"'s$'
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --time 1 --ledger "$T/l.db"
+has err 'time does not apply to --ledger'
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --time 0
+
 # Ctrl-C: the bounds proven so far and the best move, exit 130. The same
 # run checks that --memory 1 says it drops the database, and that progress
 # reaches a log (stderr not a terminal) after about a second, without ETA.

@@ -45,6 +45,11 @@ typedef struct sow_limits {
     bool fixed_db;       /* the database stays as planned, never grows: work
                             units (sow/units.h) all search above the one */
     double time_limit;   /* seconds for the whole solve, database included; 0: none */
+    double deadline;     /* > 0: the time on sow_retro_clock()'s clock by which
+                            the whole solve ends, database included (a
+                            command's start plus its --time, so that what
+                            came before the plan counts too); 0: time_limit
+                            from the start of sow_plan_make / sow_plan_solve */
     const sow_stop_flag *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;
 
@@ -69,6 +74,10 @@ typedef struct sow_plan {
                                 threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
                                 the root, no search */
+    double build_share;      /* with a time limit: the share of the time left
+                                that the database's build is planned within
+                                (a build the model misjudged is cut at its
+                                last complete seed count a little later) */
     double trial_seconds;    /* > 0: search this long without a database
                                 first, build only if that does not finish */
     int db_grow_seeds;       /* > db_seeds: the database may grow up to this
@@ -105,24 +114,29 @@ int sow_plan_default_threads(void);
  * db_seeds above the board's seeds is lowered to them (db_degraded).
  * No allocation, no I/O but for the defaults' system queries and, with
  * db_dir, the names of the folder's files (a game with cycles needs no
- * builder's scratch for the seed counts already there); thread-safe. */
+ * builder's scratch for the seed counts already there); thread-safe.
+ * With a time limit (time_limit, or deadline), out->limits.deadline is
+ * set (now + time_limit when only that was given) and the plan fits the
+ * time left: no database whose modelled build of what the folder lacks
+ * takes more than half of it (build_share), a trial of at most half, a
+ * table no bigger than the time can fill. */
 sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
                       sow_plan *out, char *why, size_t why_size);
 
 /* The database for an analysis (sow/analyse.h) of `pos` within `lim`,
- * where lim->time_limit is the whole analysis's time (0: none given) and
- * lim->tt_mb the analysis's table. no_db, db_seeds -1: none; a forced
+ * where lim->time_limit is the whole analysis's time (0: none given; or
+ * lim->deadline, which out->limits.deadline then holds) and lim->tt_mb
+ * the analysis's table. no_db, db_seeds -1: none; a forced
  * db_seeds: that, capped at the board's seeds (db_degraded); else the
  * biggest database that fits the memory beside the table (with the
- * builder's scratch on games that cycle) and whose modelled build takes at
- * most a quarter of the time (without a time: the trial's 2 s), the same
- * with db_dir (whose files may be there already: force a bigger one with
- * db_seeds). An analysis stops in time while a build does not, and the
+ * builder's scratch on games that cycle) and whose modelled build of the
+ * seed counts db_dir lacks takes at most a quarter of the time left
+ * (without a time: the trial's 2 s). An analysis stops in time while a build does not, and the
  * oracle only helps once the search reaches its seeds, hence the share.
  * Fills db_seeds, db_bytes, db_budget, root_in_db, tt_mb and why_db;
  * never a trial. Unlike sow_plan_make, any board is accepted (an
  * analysis needs no exact key). Errors as sow_plan_make's, but never
- * SOW_E_LIMIT for the board. Pure, thread-safe. */
+ * SOW_E_LIMIT for the board. No I/O but db_dir's names; thread-safe. */
 sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
                           sow_plan *out, char *why, size_t why_size);
 
@@ -159,6 +173,9 @@ typedef struct sow_plan_result {
     uint64_t trial_nodes;     /* nodes of an unfinished trial (also in search.sol.nodes) */
     int db_seeds;             /* the database used; 0: none */
     int db_first_seeds;       /* the first one opened (< db_seeds: it grew) */
+    bool db_cut;              /* the time limit cut a database build: db_seeds is
+                                 the last seed count complete (its files stay
+                                 in the folder), below what was planned */
     uint64_t db_bytes;
     double db_seconds;        /* to open or build it (each step, if it grew) */
     double db_last_seconds;   /* the last step's part of db_seconds */
@@ -169,7 +186,12 @@ typedef struct sow_plan_result {
 /* Runs `plan` (from sow_plan_make for this g and pos): the trial search
  * when planned, the database (created, loaded or built within
  * plan->db_budget), the search with the database as its oracle, or the
- * root answered from the database. With plan->db_grow_seeds the search
+ * root answered from the database. With a time limit every phase ends
+ * by plan->limits.deadline (or time_limit from this call): the database
+ * is shrunk to what the time then left allows, a build that runs late is
+ * cut at its last complete seed count (out->db_cut; the search goes on
+ * above what exists), growth happens only when the step fits, and the
+ * search has the rest. With plan->db_grow_seeds the search
  * above the database runs only as long as the next step's build would
  * take; then the database grows and the search goes on above it, the
  * table keeping what it learnt. Returns SOW_OK, SOW_E_INTERRUPTED (the
@@ -187,7 +209,11 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
  * sow_plan_make or sow_plan_analysis for this g): loaded from
  * plan->limits.db_dir, or built (and saved there) within plan->db_budget
  * on plan->limits.threads threads, stopping at plan->limits.stop; *oracle
- * then probes it (sow_plan_oracle). cb may be NULL; its db_progress and
+ * then probes it (sow_plan_oracle). With plan->limits.deadline (and not
+ * fixed_db), a build that would run past its share of the time left
+ * stops at its last complete seed count: SOW_OK with (*db)->max_seeds
+ * below plan->db_seeds (the complete levels stay in the folder), or *db
+ * NULL when not one was complete. cb may be NULL; its db_progress and
  * db_wait are used. Returns sow_db_open's errors (SOW_E_INTERRUPTED when
  * stopped) with why saying "database up to K seeds: ..." in one line.
  * Thread-safe. */

@@ -51,7 +51,9 @@ static const char usage[] =
     "reviewed, stopped (done | interrupted), summary {south, north: {moves,\n"
     "mistakes, inaccuracies, average_loss}}, threads, tt_mb, db_seeds, db_seconds.\n"
     "\n" CLI_GAME_HELP
-    "  --time S            seconds (default: 10 unless --depth or --nodes)\n"
+    "  --time S            seconds for the whole command, the database's build\n"
+    "                      included (default: 10 unless --depth or --nodes; a\n"
+    "                      review: per position)\n"
     "  --depth D           deepest iteration, 1..250 plies\n"
     "  --nodes N           stop past N nodes\n"
     "  --threads T         search threads, 1..1024 (default: the cores available)\n"
@@ -68,7 +70,9 @@ static const char usage[] =
     "  --db-seeds K        database up to K seeds on the board (0: none); default:\n"
     "                      the biggest that builds within a quarter of the time\n"
     "                      (2 s without --time; a review: of all its positions'),\n"
-    "                      its answers are exact\n"
+    "                      its answers are exact; a build --time overtakes\n"
+    "                      stops at its last complete seed count (kept in the\n"
+    "                      store or --db DIR) and says so\n"
     "  --no-db             no database\n"
     "  --review            judge the moves of --moves LIST (implied by --record)\n"
     "  --threshold SEEDS   a review flags moves that lose more (default 2)\n"
@@ -76,7 +80,8 @@ static const char usage[] =
     "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
     "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
     "stopped (exact | depth | time | nodes | interrupted), threads, tt_mb, eval,\n"
-    "db_seeds, db_seconds (its build or load: out of --time),\n"
+    "db_seeds, db_seconds (its build or load: out of --time), db_cut (the time\n"
+    "limit stopped the build below the seeds planned),\n"
     "total_nodes, iterations [{depth, score, exact, best, pv, nodes, nps,\n"
     "seconds}].\n"
     "\n"
@@ -97,6 +102,8 @@ static void on_sigint(int sig)
 /* An analysis without --time, --depth or --nodes: ten seconds; its table
  * (without --tt-mb), MB. */
 #define ANALYSE_SECONDS 10.0
+/* The search's time when the database left none: its first depths. */
+#define MIN_SECONDS 0.001
 #define ANALYSE_TT_MB 128
 /* A review analyses every position of a game: a second each by default
  * (a 40-move game in under a minute). Its threshold is a default, not
@@ -194,7 +201,9 @@ typedef struct engine_opts {
     sow_db *db;         /* the database opened by engine_new, or NULL */
     sow_oracle oracle;
     int db_seeds;
+    int db_planned;     /* the seeds the plan chose (> db_seeds: the time cut it) */
     double db_seconds;
+    double t0;          /* the command's start: --time counts from it */
 } engine_opts;
 
 /* The engine settings from the limit options (cli_limits) and the
@@ -204,6 +213,7 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const cli_limit_opt
                          const char *eval, double default_time)
 {
     memset(e, 0, sizeof *e);
+    e->t0 = cli_now();
     cli_limits(lo, &e->lim);
     e->threads = e->lim.threads ? e->lim.threads : cli_default_threads();
     if (e->lim.tt_mb) {
@@ -237,12 +247,15 @@ static void db_setup(engine_opts *e)
 }
 
 /* The search for positions from `p`, with the database the plan gives an
- * analysis of `seconds` in all (sow_plan_analysis) as its oracle. */
+ * analysis of `seconds` in all from the command's start (sow_plan_analysis)
+ * as its oracle: a build the time overtakes stops at its last complete
+ * seed count. */
 static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos *p,
                               double seconds)
 {
     sow_plan plan;
     e->lim.time_limit = seconds;
+    e->lim.deadline = seconds > 0 ? e->t0 + seconds : 0;
     char why[SOW_WHY];
     if (sow_plan_analysis(&cg->g, p, &e->lim, &plan, why, sizeof why))
         cli_fail("analyse: %s", why);
@@ -256,7 +269,8 @@ static sow_search *engine_new(const cli_game *cg, engine_opts *e, const sow_pos 
         if (err)
             cli_fail("analyse: %s", why);
         e->db_seconds = cli_now() - t0;
-        e->db_seeds = plan.db_seeds;
+        e->db_seeds = e->db ? e->db->max_seeds : 0;
+        e->db_planned = plan.db_seeds;
     }
     sow_search_options so = {.threads = e->threads, .tt_mb = e->tt_mb, .stop = &stop_flag,
                              .oracle = e->db ? &e->oracle : NULL};
@@ -291,11 +305,13 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
     eo->ao.on_depth = on_depth;
     eo->ao.ctx = &st;
     sow_search *s = engine_new(cg, eo, &cg->pos, eo->ao.time_limit);
-    /* The database's build comes out of the time (a tenth kept at least:
-     * the plan lets it take a quarter). */
+    /* The search has what the database and the start left of the time. */
     double t = eo->ao.time_limit;
-    if (t > 0)
-        eo->ao.time_limit = t - eo->db_seconds > t / 10 ? t - eo->db_seconds : t / 10;
+    if (t > 0) {
+        double left = eo->lim.deadline - cli_now();
+        eo->ao.time_limit = left > MIN_SECONDS ? left : MIN_SECONDS;
+    }
+    bool db_cut = eo->db_seeds < eo->db_planned;
     static sow_analyse_info in;
     sow_err e = sow_analyse(s, &cg->pos, &eo->ao, &in);
     eo->ao.time_limit = t;
@@ -321,9 +337,10 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
                    sow_score_margin(&cg->g, in.move_scores[k]), in.move_exact[k] ? "true" : "false");
         }
         printf("],\"stopped\":\"%s\",\"threads\":%d,\"tt_mb\":%zu,\"eval\":\"%s\","
-               "\"db_seeds\":%d,\"db_seconds\":%.3f,\"total_nodes\":%llu,\"iterations\":[",
+               "\"db_seeds\":%d,\"db_seconds\":%.3f,\"db_cut\":%s,\"total_nodes\":%llu,"
+               "\"iterations\":[",
                why, eo->threads, eo->tt_mb, eo->eval_name, eo->db_seeds, eo->db_seconds,
-               (unsigned long long)nodes);
+               db_cut ? "true" : "false", (unsigned long long)nodes);
         for (int i = 0; i < st.niter; i++) {
             printf("%s{", i ? "," : "");
             json_iteration(cg, &iter[i]);
@@ -339,6 +356,9 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
         printf("best %s score %s%+d depth %d (stopped: %s)\n", best, in.exact ? "exact " : "",
                sow_score_margin(&cg->g, in.score), in.depth, why);
     }
+    if (db_cut && !cg->json && !(in.depth == 0 && in.exact))
+        printf("database: the time limit cut its build at %d seeds (of %d planned); the "
+               "search used those\n", eo->db_seeds, eo->db_planned);
     fflush(stdout);
     return strcmp(why, "interrupted") == 0 ? 130 : 0;
 }

@@ -35,9 +35,12 @@ static const char usage[] =
     "  GET /api/solve    the exact value: sow solve --json (cut at the time\n"
     "                    limit: interrupted true, reason \"time limit\")\n"
     "  GET /api/analyse  every move's value within the time limit: exact where\n"
-    "                    solved, else the best move so far or an estimate\n"
+    "                    solved, else the best move so far or an estimate;\n"
+    "                    db_cut true when the time kept its database small\n"
     "Parameters: game, pits, seeds, variant, moves, position (as the options\n"
-    "of sow solve), time (seconds, at most --time). Bad requests get 400 and\n"
+    "of sow solve), time (seconds, at most --time: the request's wall time from\n"
+    "its arrival, its wait for a slot and its database included). Bad requests\n"
+    "get 400 and\n"
     "{\"error\": ...}; 503 when every solve slot stays busy for --queue seconds.\n"
     "\n"
     "  --port P          TCP port (default 8080; 0: any free port)\n"
@@ -46,7 +49,7 @@ static const char usage[] =
     "  --db DIR          endgame database folder shared by the solves (default:\n"
     "                    the database store, see sow db store --help)\n"
     "  --max-solves N    solves at once, 1..64 (default: the cores available)\n"
-    "  --time S          the longest a solve may run, seconds (default 10)\n"
+    "  --time S          the longest a request may take, seconds (default 10)\n"
     "  --queue S         how long a request waits for a slot, seconds (default 10)\n"
     "  --memory SIZE     the server's budget for the solves' tables and databases,\n"
     "                    shared equally by the --max-solves that may run at once:\n"
@@ -250,6 +253,7 @@ static enum MHD_Result api_play(struct MHD_Connection *c)
 
 static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
 {
+    double t0 = cli_now(); /* time= bounds the whole request, its wait included */
     enum MHD_Result ret;
     double limit;
     if (!read_time(c, sv, &limit, &ret))
@@ -263,6 +267,7 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
         .db_dir = cg->g.cycles ? NULL : sv->db_dir,
         .pie_opening = cg->pie_opening,
         .time_limit = limit,
+        .deadline = t0 + limit,
         .stop = &stop_flag,
     };
     sow_plan plan;
@@ -335,12 +340,13 @@ static void analyse_json(FILE *f, const cli_game *cg, const engine_eval *ev, dou
                     ev->how == ENGINE_EXACT ? CLI_MOVES_EXACT
                     : ev->how == ENGINE_CUT ? CLI_MOVES_UNKNOWN
                                             : CLI_MOVES_ESTIMATE);
-    fprintf(f, ",\"depth\":%d,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth, limit,
-            ev->seconds);
+    fprintf(f, ",\"depth\":%d,\"db_cut\":%s,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth,
+            ev->db_cut ? "true" : "false", limit, ev->seconds);
 }
 
 static enum MHD_Result api_analyse(struct MHD_Connection *c, server *sv)
 {
+    double t0 = cli_now(); /* time= bounds the whole request, its wait included */
     enum MHD_Result ret;
     double limit;
     if (!read_time(c, sv, &limit, &ret))
@@ -350,6 +356,7 @@ static enum MHD_Result api_analyse(struct MHD_Connection *c, server *sv)
         return ret;
     engine_limits lim = {
         .seconds = limit,
+        .deadline = t0 + limit,
         .threads = 1,
         .memory = sv->memory,
         .db_dir = cg->g.cycles ? NULL : sv->db_dir,

@@ -22,8 +22,8 @@ static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
-    "                 [--value-only] [--reference] [--quiet] [--verbose] [--plan]\n"
-    "                 [--json]\n"
+    "                 [--time S] [--value-only] [--reference] [--quiet] [--verbose]\n"
+    "                 [--plan] [--json]\n"
     "                 [--ledger FILE [--frontier D] [--mpi]]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
@@ -32,8 +32,8 @@ static const char usage[] =
     "value, a best move and a principal variation. The solver is MTD(f) over\n"
     "alpha-beta with a transposition table, endgame-database probes (every\n"
     "game; Toguz's solve its cycles) and OpenMP threads (doc/search.md).\n"
-    "Ctrl-C stops it and prints the bounds proven so far and the best move\n"
-    "found (exit 130).\n"
+    "Ctrl-C, or --time running out, stops it and prints the bounds proven so\n"
+    "far and the best move found (exit 130).\n"
     "\n" CLI_GAME_HELP
     "  --threads T         search and build threads, 1..1024 (default: the\n"
     "                      cores available)\n"
@@ -52,6 +52,12 @@ static const char usage[] =
     "                      the search above it outlasts the next build; 0:\n"
     "                      none)\n"
     "  --no-db             no database\n"
+    "  --time S            seconds for the whole command, database included\n"
+    "                      (default: none): no build starts that the cost model\n"
+    "                      says cannot end in time, a build that runs late stops\n"
+    "                      at its last complete seed count (kept in --db DIR),\n"
+    "                      and the search has the rest; cut by time it prints\n"
+    "                      as Ctrl-C does, with the reason \"time limit\"\n"
     "  --value-only        only the value and a best move (other moves: bounds)\n"
     "  --reference         use the reference solver (slow, small boards only;\n"
     "                      --memory bounds its memo table)\n"
@@ -78,10 +84,11 @@ static const char usage[] =
     "\"S2\" is South's pit 2, \"N1\" North's pit 1), pie, interrupted, nodes,\n"
     "seconds, seconds_value, seconds_search, cpu_search, nps, threads, tt_mb,\n"
     "mtd_probes, oracle_probes, db {seeds, bytes, seconds, root} or null,\n"
-    "solver. Interrupted (exit 130): interrupted true, reason (\"stopped\"; from\n"
-    "sow serve: \"time limit\"), lower and upper (the\n"
+    "db_cut (the time limit kept the database below the plan's), solver.\n"
+    "Interrupted (exit 130): interrupted true, reason (\"stopped\" for Ctrl-C,\n"
+    "\"time limit\" for --time or the server's time), lower and upper (the\n"
     "value's proven bounds), best (the best move so far, or null), nodes,\n"
-    "seconds, cpu_search, db.\n"
+    "seconds, cpu_search, db, db_cut.\n"
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
     "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
     "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
@@ -253,6 +260,7 @@ static int solve_reference(cli_game *cg, long mb)
 }
 
 /* The JSON "db" value: the database used, or null. */
+/* The database's JSON, then db_cut: the time limit kept it below the plan. */
 static void json_db(FILE *f, const sow_plan_result *res, bool root_in_db)
 {
     if (res->db_seeds)
@@ -261,6 +269,19 @@ static void json_db(FILE *f, const sow_plan_result *res, bool root_in_db)
                 (unsigned long long)res->db_bytes, res->db_seconds, root_in_db ? "true" : "false");
     else
         fprintf(f, "null");
+    fprintf(f, ",\"db_cut\":%s", res->db_cut ? "true" : "false");
+}
+
+/* The line saying the time limit kept the database below the plan. */
+static void text_db_cut(FILE *f, const sow_plan_result *res)
+{
+    if (!res->db_cut)
+        return;
+    if (res->db_seeds)
+        fprintf(f, "database: the time limit stopped it at %d seed%s, below the plan's\n",
+                res->db_seeds, plural(res->db_seeds));
+    else
+        fprintf(f, "database: none, the time limit left no time to build the plan's\n");
 }
 
 /* Ctrl-C: what is proven so far. Exit status 130, as a shell reports an
@@ -295,6 +316,7 @@ int cli_solve_print_interrupted(FILE *f, const cli_game *cg, const sow_plan_resu
             fprintf(f, "best move so far: %s\n", best);
         else
             fprintf(f, "no best move found yet\n");
+        text_db_cut(f, res);
     }
     fflush(f);
     return 130;
@@ -308,7 +330,8 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
     double search_secs = res->seconds - res->db_seconds;
     double nps = search_secs > 0 ? (double)sol->nodes / search_secs : 0;
     int T = plan->limits.threads;
-    const char *solver = plan->root_in_db && !res->trial_solved ? "database" : "search";
+    bool root_in_db = res->db_seeds > 0 && res->db_seeds >= plan->board_seeds;
+    const char *solver = root_in_db && !res->trial_solved ? "database" : "search";
     if (cg->json) {
         fprintf(f, "{");
         json_board(f, cg);
@@ -323,7 +346,7 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
                cg->pie_opening ? "true" : "false", (unsigned long long)sol->nodes, res->seconds,
                r->seconds_value, r->seconds, res->cpu_seconds, nps, T, plan->tt_mb,
                r->mtd_probes, (unsigned long long)r->oracle_probes);
-        json_db(f, res, plan->root_in_db);
+        json_db(f, res, root_in_db);
         fprintf(f, ",\"solver\":\"%s\"}\n", solver);
         return;
     }
@@ -348,8 +371,9 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
         fprintf(f, "database: up to %d seed%s%s, %.0f MB, %sready in %.3f s%s\n", res->db_seeds,
                plural(res->db_seeds), from, (double)res->db_bytes / 1048576.0,
                from[0] ? "its steps " : "", res->db_seconds,
-               plan->root_in_db ? "; it holds the position itself" : "");
+               root_in_db ? "; it holds the position itself" : "");
     }
+    text_db_cut(f, res);
 }
 
 /* The default frontier: 4 plies give Kalah(6,n) about a thousand nodes,
@@ -536,6 +560,7 @@ int cmd_solve(int argc, char **argv)
          plan_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             CLI_LIMIT_OPTS(&lo),
+                            {"time", OPT_STRING, &lo.time},
                             {"value-only", OPT_FLAG, &value_only},
                             {"reference", OPT_FLAG, &reference},
                             {"quiet", OPT_FLAG, &quiet},
@@ -547,10 +572,16 @@ int cmd_solve(int argc, char **argv)
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
+    double t0 = cli_now(); /* --time counts from here */
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
     sow_limits lim;
     cli_limits(&lo, &lim);
+    if (lim.time_limit > 0)
+        lim.deadline = t0 + lim.time_limit;
+    if (lo.time && ledger)
+        cli_fail("solve: --time does not apply to --ledger (a ledger's solve resumes "
+                 "where it stopped: stop it with Ctrl-C)");
     lim.value_only = value_only;
     lim.stop = &stop_flag;
     if (frontier && !ledger)
@@ -582,7 +613,8 @@ int cmd_solve(int argc, char **argv)
     if (reference && plan_only)
         cli_fail("solve: --plan excludes --reference (which has no plan)");
     if (reference) {
-        if (lo.threads || lo.tt_mb || lo.db_dir || lo.db_seeds || value_only || lo.no_db)
+        if (lo.threads || lo.tt_mb || lo.db_dir || lo.db_seeds || value_only || lo.no_db ||
+            lo.time)
             cli_fail("solve: --reference takes only the game options and --memory");
         return solve_reference(&cg, (long)((lim.memory ? lim.memory : cli_default_memory()) >> 20));
     }
@@ -623,8 +655,10 @@ int cmd_solve(int argc, char **argv)
     sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res, why, sizeof why);
     if (!quiet && ps.tty && ps.lines)
         fputs("\r\033[K", stderr);
-    if (e == SOW_E_INTERRUPTED && __atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
-        return cli_solve_print_interrupted(stdout, &cg, &res, NULL);
+    if (e == SOW_E_INTERRUPTED)
+        return cli_solve_print_interrupted(stdout, &cg, &res,
+                                           __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)
+                                               ? NULL : "time limit");
     if (e)
         cli_fail("solve: %s", why);
     cli_solve_print(stdout, &cg, &plan, &res);

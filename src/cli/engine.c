@@ -12,9 +12,11 @@
 
 /* The analysis's table when the board is too big to solve. */
 #define ANALYSE_TT_MB 64
-/* What an estimate gets when the exact search used the whole budget
- * without finding a move: a fraction of the budget, at least this. */
-#define FALLBACK_SECONDS 0.2
+/* The share of the budget kept back from the exact search for an
+ * estimate, should the search be cut before it finds a move. */
+#define FALLBACK_SHARE 0.1
+/* An analysis's time when none is left: its one ply regardless. */
+#define MIN_SECONDS 0.001
 
 static void set_why(engine_eval *out, const char *why)
 {
@@ -22,19 +24,18 @@ static void set_why(engine_eval *out, const char *why)
 }
 
 /* The endgame database sow_plan_analysis picks for an analysis of p
- * within `seconds` (built in memory, or loaded from and saved to
- * lim->db_dir), as the search's oracle: NULL *db when none fits the time.
- * *seconds loses the time the database took (a tenth kept at least). */
+ * ending at `end` (built in memory, or loaded from and saved to
+ * lim->db_dir), as the search's oracle: NULL *db when none fits the time
+ * (out->db_cut when a build was cut). */
 static sow_err analysis_db(const sow_game *g, const sow_pos *p, const engine_limits *lim,
-                           double *seconds, sow_db **db, sow_oracle *oracle, engine_eval *out)
+                           double end, sow_db **db, sow_oracle *oracle, engine_eval *out)
 {
     *db = NULL;
     sow_limits L = {.memory = lim->memory, .threads = lim->threads, .db_dir = lim->db_dir,
-                    .time_limit = *seconds, .tt_mb = ANALYSE_TT_MB, .stop = lim->stop};
+                    .deadline = end, .tt_mb = ANALYSE_TT_MB, .stop = lim->stop};
     sow_plan plan;
     if (sow_plan_analysis(g, p, &L, &plan, NULL, 0) != SOW_OK || plan.db_seeds == 0)
         return SOW_OK; /* no database: the analysis runs on its own */
-    double t0 = sow_now();
     sow_err e = sow_plan_open_db(g, &plan, NULL, db, oracle, out->why, sizeof out->why);
     if (e == SOW_E_INTERRUPTED) {
         *db = NULL;
@@ -42,24 +43,26 @@ static sow_err analysis_db(const sow_game *g, const sow_pos *p, const engine_lim
     }
     if (e)
         return e;
-    double left = *seconds - (sow_now() - t0);
-    *seconds = left > *seconds / 10 ? left : *seconds / 10;
+    out->db_cut = out->db_cut || !*db || (*db)->max_seeds < plan.db_seeds;
     return SOW_OK;
 }
 
-/* sow_analyse within `seconds` with the default evaluation and the
+/* sow_analyse ending at `end` with the default evaluation and the
  * database that builds within a quarter of the time: every move scored
  * (all_moves: each to its value, else the best and bounds for the rest),
  * exact where the analysis proved it. When no depth completes in time,
  * one ply is searched regardless: a move must come out. */
-static sow_err analyse_eval(const sow_game *g, const sow_pos *p, double seconds, bool all_moves,
+static sow_err analyse_eval(const sow_game *g, const sow_pos *p, double end, bool all_moves,
                             const engine_limits *lim, engine_eval *out)
 {
     sow_db *db;
     sow_oracle oracle;
-    sow_err e = analysis_db(g, p, lim, &seconds, &db, &oracle, out);
+    sow_err e = analysis_db(g, p, lim, end, &db, &oracle, out);
     if (e)
         return e;
+    double seconds = end - sow_now();
+    if (seconds < MIN_SECONDS)
+        seconds = MIN_SECONDS;
     sow_search_options o = {.threads = lim->threads > 0 ? lim->threads : 1,
                             .tt_mb = ANALYSE_TT_MB, .stop = lim->stop,
                             .oracle = db ? &oracle : NULL};
@@ -128,6 +131,7 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
                         const engine_limits *lim, engine_eval *out)
 {
     double t0 = sow_now();
+    double end = lim->deadline > 0 ? lim->deadline : t0 + lim->seconds;
     memset(out, 0, sizeof *out);
     out->all_moves = all_moves;
     out->sol.best = -1;
@@ -144,12 +148,15 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
         .value_only = !all_moves,
         .pie_opening = pie,
         .time_limit = lim->seconds,
+        /* A reserve for the estimate that picks a move should the search
+         * be cut before it finds one. */
+        .deadline = end - FALLBACK_SHARE * lim->seconds,
         .stop = lim->stop,
     };
     sow_plan plan;
     sow_err e = sow_plan_make(g, p, &L, &plan, out->why, sizeof out->why);
     if (e == SOW_E_LIMIT && !sow_search_exact(g, p)) {
-        e = analyse_eval(g, p, lim->seconds, all_moves, lim, out);
+        e = analyse_eval(g, p, end, all_moves, lim, out);
         if (!e)
             finish(g, out, t0);
         return e;
@@ -163,6 +170,7 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
     }
     e = sow_plan_solve(g, p, &plan, NULL, res, out->why, sizeof out->why);
     const sow_search_result *r = &res->search;
+    out->db_cut = res->db_cut;
     if (e == SOW_OK) {
         out->sol = r->sol;
         memcpy(out->move_exact, r->move_exact, sizeof out->move_exact);
@@ -182,10 +190,9 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
         out->lower = r->lower;
         out->upper = r->upper;
         if (sol->best < 0) { /* nothing found yet: a quick estimate picks one */
-            double t = lim->seconds / 4 > FALLBACK_SECONDS ? lim->seconds / 4 : FALLBACK_SECONDS;
             engine_eval est;
             memset(&est, 0, sizeof est);
-            e = analyse_eval(g, p, t, false, lim, &est);
+            e = analyse_eval(g, p, end, false, lim, &est);
             if (e) {
                 set_why(out, est.why);
                 free(res);
@@ -193,6 +200,7 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
             }
             sol->best = est.sol.best;
             out->depth = est.depth;
+            out->db_cut = out->db_cut || est.db_cut;
         }
         /* The value is only known to lie in [lower, upper]: callers print
          * the bounds for ENGINE_CUT, never sol.value. */

@@ -8,7 +8,9 @@
  * refuses (Toguz 9x9, Congkak 7x7) sow_analyse (sow/analyse.h) within the
  * time: iterative deepening with the evaluation over the endgame database
  * that builds within a quarter of the time (sow_plan_analysis, as `sow
- * analyse` does), exact where it proves the value. */
+ * analyse` does), exact where it proves the value. The time bounds the
+ * whole evaluation: a database build that runs late stops at its last
+ * complete seed count (db_cut), and the search gets what is left. */
 #ifndef SOW_CLI_ENGINE_H
 #define SOW_CLI_ENGINE_H
 
@@ -21,7 +23,12 @@
 #include "sow/solution.h"
 
 typedef struct engine_limits {
-    double seconds;             /* time budget for one evaluation (> 0) */
+    double seconds;             /* time budget for one evaluation (> 0): its wall
+                                   time, databases included */
+    double deadline;            /* > 0: the time (cli_now's clock) by which it
+                                   ends, so that what came before (a request's
+                                   wait for a slot) counts; 0: seconds from
+                                   the call */
     int threads;                /* 0: the plan's default */
     uint64_t memory;            /* bytes; 0: the plan's default */
     const char *db_dir;         /* database folder, or NULL */
@@ -45,6 +52,8 @@ typedef struct engine_eval {
     int lower, upper;   /* proven bounds on the root score (ENGINE_EXACT: equal) */
     int depth;          /* ENGINE_DEPTH: the analysis's last complete depth, plies */
     bool all_moves;     /* every move's value was asked for (else only the best is exact) */
+    bool db_cut;        /* the time limit kept the database below the plan's
+                           (a build cut at its last complete seed count) */
     double seconds;
     char why[192];      /* on an error: why, one line */
 } engine_eval;

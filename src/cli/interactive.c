@@ -218,7 +218,7 @@ static void cmd_hint(game *G)
         return;
     }
     int side = sow_pos_to_move(&cg->pos);
-    printf("thinking (up to %.0f s)...\n", G->lim.seconds);
+    printf("thinking (up to %g s)...\n", G->lim.seconds);
     fflush(stdout);
     engine_eval ev;
     sow_err e = engine_evaluate(g, &cg->pos, G->pie[G->n], true, &G->lim, &ev);
@@ -226,6 +226,8 @@ static void cmd_hint(game *G)
         printf("no hint: %s\n", ev.why);
         return;
     }
+    if (ev.db_cut)
+        printf("(the time limit stopped the endgame database's build early)\n");
     const sow_solution *s = &ev.sol;
     char w[96];
     if (ev.how == ENGINE_CUT) {
@@ -284,9 +286,17 @@ static void computer_move(game *G)
     printf("%s (computer) is thinking...\n", side_name(side));
     fflush(stdout);
     engine_eval ev;
+    /* --time bounds the whole move: the swap's question, when there is
+     * one, has half of it. */
+    engine_limits lim = G->lim;
+    double t0 = cli_now();
+    lim.deadline = t0 + lim.seconds;
     if (pie_pending(G)) {
         /* Swap when North's side, to move, is the losing one. */
-        sow_err e = engine_evaluate(g, &cg->pos, false, false, &G->lim, &ev);
+        engine_limits half = lim;
+        half.seconds = lim.seconds / 2;
+        half.deadline = t0 + half.seconds;
+        sow_err e = engine_evaluate(g, &cg->pos, false, false, &half, &ev);
         bool losing = !e && (ev.how == ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
         if (losing) {
             do_swap(G);
@@ -296,7 +306,7 @@ static void computer_move(game *G)
     }
     sow_move mv;
     bool searched;
-    sow_err e = engine_choose(g, &cg->pos, G->pie[G->n], G->level, &G->rng, &G->lim, &mv, &ev,
+    sow_err e = engine_choose(g, &cg->pos, G->pie[G->n], G->level, &G->rng, &lim, &mv, &ev,
                               &searched);
     if (e) {
         /* Without a move the game cannot go on: say why and stop. */
@@ -316,7 +326,8 @@ static void computer_move(game *G)
                  sow_score_margin(g, ev.lower), sow_score_margin(g, ev.upper));
     else
         snprintf(w, sizeof w, "estimate, %d plies ahead", ev.depth);
-    printf("%s (computer) plays %s (%s)\n", side_name(side), mt, w);
+    printf("%s (computer) plays %s (%s%s)\n", side_name(side), mt, w,
+           searched && ev.db_cut ? "; the time limit stopped its database early" : "");
     push(G, mv);
 }
 

@@ -55,11 +55,26 @@
  * within this time is the plan. */
 #define CYCLE_BUILD_RATE 3e6
 #define CYCLE_BUILD_SECONDS 20.0
+/* With a time limit, the database the plan chooses builds (what the
+ * folder lacks of it) within this share of the time left: the search
+ * above it needs the rest. */
+#define SOLVE_BUILD_SHARE 0.5
+/* ... and a trial search takes at most this share. */
+#define TRIAL_TIME_SHARE 0.5
+/* A build the model misjudged is cut at its last complete seed count once
+ * it has taken this many times its share of the time left ... */
+#define BUILD_OVERRUN 1.5
+/* ... leaving the search at least this share. */
+#define SEARCH_MIN_SHARE 0.2
 /* Table: 4 MB (16 for every move's value, whose searches share more) up to
  * this excess, doubling per seed more; a bigger table than the search
  * needs is slower (its probes miss the caches). */
 #define TT_BASE_EXCESS 24
 #define TT_MAX_MB 1024
+/* With a time limit, at most this many MB per second left and thread: a
+ * bigger table than the search can fill is only page faults (a fresh
+ * gigabyte slows the first seconds of a search many times over). */
+#define TT_MB_PER_SECOND 32
 /* The default budget: what Kalah(6,5) needs to solve in minutes. */
 #define DEFAULT_MEMORY_MB 4096
 #define MIN_DEFAULT_MEMORY_MB 256
@@ -92,6 +107,14 @@ int sow_plan_default_threads(void)
     return n < 1 ? 1 : n > SOW_MAX_THREADS ? SOW_MAX_THREADS : n;
 }
 
+/* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
+static double time_left(double end, double now)
+{
+    if (end <= 0)
+        return INFINITY;
+    return end > now ? end - now : 0;
+}
+
 /* The model's seconds for the search with a k-seed database (k = 0: none). */
 static double search_cost(int board, int k, int threads, bool value_only)
 {
@@ -100,11 +123,27 @@ static double search_cost(int board, int k, int threads, bool value_only)
     return f * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board - k - TT_BASE_EXCESS);
 }
 
+/* Modelled seconds to build the levels of a k-seed database that a folder
+ * holding 0..have lacks (have -1: all of them). */
+static double missing_build_seconds(const sow_game *g, int threads, int k, int have)
+{
+    if (k <= have)
+        return 0;
+    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
+    double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
+    return lacking / (rate * threads);
+}
+
 /* Modelled seconds to build a k-seed database. */
 static double build_seconds(const sow_game *g, int k, int threads)
 {
-    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
-    return (double)sow_db_bytes(g, k) / (rate * threads);
+    return missing_build_seconds(g, threads, k, -1);
+}
+
+/* The longest build a solve plan with `left` seconds chooses. */
+static double build_allowance(double left)
+{
+    return SOLVE_BUILD_SHARE * left;
 }
 
 /* The model's seconds for building a k-seed database and searching with it. */
@@ -113,7 +152,8 @@ static double total_cost(const sow_game *g, int board, int k, int threads, bool 
     return (k > 0 ? build_seconds(g, k, threads) : 0) + search_cost(board, k, threads, value_only);
 }
 
-/* The table for a database of k seeds (forced size, else by the excess). */
+/* The table for a database of k seeds (forced size, else by the excess,
+ * and by the time left). */
 static size_t table_mb(const sow_limits *lim, int board, int k)
 {
     if (lim->tt_mb)
@@ -121,6 +161,9 @@ static size_t table_mb(const sow_limits *lim, int board, int k)
     size_t mb = lim->value_only ? 4 : 16;
     for (int e = TT_BASE_EXCESS; e < board - k && mb < TT_MAX_MB; e++)
         mb *= 2;
+    double fill = TT_MB_PER_SECOND * lim->threads * time_left(lim->deadline, sow_now());
+    while (mb > 4 && (double)mb > fill)
+        mb /= 2;
     size_t quarter = (size_t)(lim->memory / MB / 4);
     if (mb > quarter)
         mb = quarter < 1 ? 1 : quarter;
@@ -162,8 +205,11 @@ static bool fits(const sow_game *g, const sow_limits *lim, int board, int k)
 }
 
 /* The default database size within lim->memory: the k that minimises the
- * modelled build plus search, at least the small boards' minimum. */
-static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board)
+ * modelled build plus search, at least the small boards' minimum, among
+ * those whose build of what the folder lacks (it holds 0..have) takes at
+ * most `build_max` seconds. */
+static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, int have,
+                           double build_max)
 {
     int kmax = sow_retro_max_seeds(g);
     if (kmax > board)
@@ -174,6 +220,8 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board)
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
         if (bytes == SIZE_MAX || bytes > lim->memory)
+            break;
+        if (missing_build_seconds(g, lim->threads, k, have) > build_max)
             break;
         if (!fits(g, lim, board, k))
             continue;
@@ -234,16 +282,6 @@ static uint64_t cycle_need(const sow_game *g, const sow_limits *lim, int board, 
            beside_db(g, lim, board, k);
 }
 
-/* The model's seconds for building the levels of a k-seed database that a
- * folder holding 0..have lacks. */
-static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int k, int have)
-{
-    if (k <= have)
-        return 0;
-    double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
-    return lacking / (CYCLE_BUILD_RATE * lim->threads);
-}
-
 /* Games that cycle. Above the database a search shares little between
  * captures and can blow up (Toguz 5x2: over 2.4e9 nodes in ten minutes
  * above an 18-seed database, 33 s with all 20: doc/experiments.md,
@@ -254,14 +292,15 @@ static double cycle_build_seconds(const sow_game *g, const sow_limits *lim, int 
  * scratch. Otherwise the biggest that fits and builds within
  * CYCLE_BUILD_SECONDS by the model, and the reason says what the complete
  * one would need. */
-static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan *out)
+static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double build_max,
+                             sow_plan *out)
 {
     int board = out->board_seeds, best = 0, have = out->db_files;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
     uint64_t need = cycle_need(g, lim, board, kmax, have);
-    double t_all = need == UINT64_MAX ? INFINITY : cycle_build_seconds(g, lim, kmax, have);
+    double t_all = need == UINT64_MAX ? INFINITY : missing_build_seconds(g, lim->threads, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
-        (lim->time_limit <= 0 || t_all <= lim->time_limit)) {
+        t_all <= build_max) {
         out->db_seeds = board;
         snprintf(out->why_db, sizeof out->why_db,
                  "complete database, all %d seeds (%.0f MB, %.0f s modelled%s): with cycles "
@@ -273,8 +312,8 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
     for (int k = 1; k <= kmax; k++) {
         if (cycle_need(g, lim, board, k, have) > lim->memory)
             break;
-        double t = cycle_build_seconds(g, lim, k, have);
-        if (t > CYCLE_BUILD_SECONDS)
+        double t = missing_build_seconds(g, lim->threads, k, have);
+        if (t > CYCLE_BUILD_SECONDS || t > build_max)
             break;
         best = k;
         secs = t;
@@ -294,14 +333,15 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, sow_plan 
     else
         snprintf(out->why_db, sizeof out->why_db,
                  "database up to %d seeds (%.0f MB, %.1f s modelled): with cycles the "
-                 "biggest that fits the memory and builds within %.0f s%s", best,
-                 mib(sow_db_bytes(g, best)), secs, CYCLE_BUILD_SECONDS, whole);
+                 "biggest that fits the memory and builds within %.1f s%s", best,
+                 mib(sow_db_bytes(g, best)), secs,
+                 build_max < CYCLE_BUILD_SECONDS ? build_max : CYCLE_BUILD_SECONDS, whole);
     return SOW_OK;
 }
 
 /* The database decision: out->db_seeds and its reason. */
-static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out, char *why,
-                       size_t why_size)
+static sow_err plan_db(const sow_game *g, const sow_limits *lim, double build_max,
+                       sow_plan *out, char *why, size_t why_size)
 {
     int board = out->board_seeds;
     bool forced = lim->db_seeds > 0;
@@ -338,15 +378,18 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out, 
         return SOW_OK;
     }
     if (g->cycles)
-        return plan_cycle_db(g, lim, out);
-    int k = choose_db_seeds(g, lim, board);
+        return plan_cycle_db(g, lim, build_max, out);
+    int k = choose_db_seeds(g, lim, board, out->db_files, build_max);
     out->db_seeds = k;
     double cost = total_cost(g, board, k, lim->threads, lim->value_only);
     /* Would the default budget have planned a bigger database, and does
      * the model expect that to matter? */
     sow_limits dflt = *lim;
     dflt.memory = sow_plan_default_memory();
-    int kd = dflt.memory > lim->memory ? choose_db_seeds(g, &dflt, board) : k;
+    int kd = dflt.memory > lim->memory ? choose_db_seeds(g, &dflt, board, out->db_files, build_max)
+                                       : k;
+    /* Would more time have planned a bigger one? */
+    int kt = isfinite(build_max) ? choose_db_seeds(g, lim, board, out->db_files, INFINITY) : k;
     double cost_d = total_cost(g, board, kd, lim->threads, lim->value_only);
     if (kd > k && cost > TRIAL_SECONDS && cost > DEGRADED_RATIO * cost_d) {
         out->db_degraded = true;
@@ -360,6 +403,11 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, sow_plan *out, 
                      "--memory %.0f MB leaves room for a database of %d seeds only (the "
                      "default %.0f MB gives %d; expect a slower solve)",
                      mib(lim->memory), k, mib(dflt.memory), kd);
+    } else if (kt > k) {
+        snprintf(out->why_db, sizeof out->why_db,
+                 "%s%d seeds: the time limit leaves %.1f s to build (half the time left); "
+                 "without it the plan would take %d", k ? "database up to " : "no database, not ",
+                 k ? k : kt, build_max, kt);
     } else if (k == 0) {
         snprintf(out->why_db, sizeof out->why_db,
                  board == 0 ? "no database: no seeds on the board"
@@ -408,8 +456,13 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                         "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb, mib(L->memory));
     out->board_seeds = sow_seeds_on_board(g, pos);
     out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
+    double now = sow_now();
+    if (L->deadline <= 0 && L->time_limit > 0)
+        L->deadline = now + L->time_limit;
+    double left = time_left(L->deadline, now);
+    out->build_share = SOLVE_BUILD_SHARE;
 
-    sow_err e = plan_db(g, L, out, why, why_size);
+    sow_err e = plan_db(g, L, build_allowance(left), out, why, why_size);
     if (e)
         return e;
     int k = out->db_seeds;
@@ -429,10 +482,11 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     else
         snprintf(out->why_tt, sizeof out->why_tt,
                  "table %zu MB: %d seed%s above the database; %d MB%s up to %d, doubling per "
-                 "seed more, at most a quarter of the memory and %d MB",
+                 "seed more, at most a quarter of the memory and %d MB%s",
                  out->tt_mb, out->board_seeds - k, out->board_seeds - k == 1 ? "" : "s",
                  L->value_only ? 4 : 16, L->value_only ? "" : " (every move's value)",
-                 TT_BASE_EXCESS, TT_MAX_MB);
+                 TT_BASE_EXCESS, TT_MAX_MB,
+                 L->deadline > 0 ? " (and what the time left can fill)" : "");
 
     if (!out->db_grow_seeds)
         snprintf(out->why_grow, sizeof out->why_grow, "the database does not grow: %s",
@@ -454,10 +508,10 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                  "no trial: the database folder may hold the files already");
     else {
         out->trial_seconds = TRIAL_SECONDS;
-        if (L->time_limit > 0 && L->time_limit < out->trial_seconds)
-            out->trial_seconds = L->time_limit;
+        if (TRIAL_TIME_SHARE * left < out->trial_seconds)
+            out->trial_seconds = TRIAL_TIME_SHARE * left;
         snprintf(out->why_trial, sizeof out->why_trial,
-                 "a %.0f s search without a database first: most small boards end there",
+                 "a %g s search without a database first: most small boards end there",
                  out->trial_seconds);
     }
     return SOW_OK;
@@ -487,6 +541,11 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
     out->limits = probe.limits;
     out->limits.time_limit = lim->time_limit;
     out->limits.tt_mb = lim->tt_mb;
+    double now = sow_now();
+    if (out->limits.deadline <= 0 && lim->time_limit > 0)
+        out->limits.deadline = now + lim->time_limit;
+    double left = time_left(out->limits.deadline, now);
+    out->build_share = ANALYSIS_BUILD_SHARE;
     out->board_seeds = probe.board_seeds;
     out->db_files = -1;
     out->tt_mb = L.tt_mb;
@@ -500,30 +559,32 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         snprintf(out->why_db, sizeof out->why_db, "%s", probe.why_db);
     } else {
         const sow_limits *P = &out->limits;
-        double budget = lim->time_limit > 0 ? ANALYSIS_BUILD_SHARE * lim->time_limit
-                                            : TRIAL_SECONDS;
+        double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : TRIAL_SECONDS;
         int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
         uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + search_bytes(g, P);
         uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
+        /* Levels the folder holds cost no build and no scratch. */
+        int have = probe.db_files;
         for (int j = 1; j <= kmax; j++) {
             size_t bytes = sow_db_bytes(g, j);
             if (bytes == SIZE_MAX ||
-                bytes + (g->cycles ? sow_retro_scratch_bytes(g, j) : 0) > room ||
-                build_seconds(g, j, P->threads) > budget)
+                bytes + (g->cycles && j > have ? sow_retro_scratch_bytes(g, j) : 0) > room ||
+                missing_build_seconds(g, P->threads, j, have) > budget)
                 break;
             k = j;
         }
         if (k == 0)
             snprintf(out->why_db, sizeof out->why_db,
                      board == 0 ? "no database: no seeds on the board"
-                                : "no database: none builds within %.1f s (a quarter of the "
-                                  "time) beside the table",
+                                : "no database: none builds within %.2f s (a quarter of the "
+                                  "time left) beside the table",
                      budget);
         else
             snprintf(out->why_db, sizeof out->why_db,
                      "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
-                     "builds within %.1f s (a quarter of the time) beside the table", k,
-                     mib(sow_db_bytes(g, k)), build_seconds(g, k, P->threads), budget);
+                     "builds within %.2f s (a quarter of the time left) beside the table", k,
+                     mib(sow_db_bytes(g, k)), missing_build_seconds(g, P->threads, k, have),
+                     budget);
     }
     out->db_seeds = k;
     if (k > 0) {
@@ -610,11 +671,11 @@ static void wide_bounds(const sow_game *g, const sow_pos *pos, int board, sow_se
 static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                               const sow_db *db, sow_plan_result *out, char *why, size_t why_size)
 {
-    uint64_t used = (uint64_t)plan->tt_mb * MB + plan->db_bytes;
+    uint64_t used = (uint64_t)plan->tt_mb * MB + out->db_bytes;
     if (used >= plan->limits.memory)
         return SOW_E_LIMIT;
     sow_oracle oracle;
-    sow_plan_oracle(db, plan->db_seeds, &oracle);
+    sow_plan_oracle(db, out->db_seeds, &oracle);
     double t0 = sow_now();
     sow_search_result *r = &out->search;
     sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, &r->sol);
@@ -667,12 +728,36 @@ static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_pla
 }
 
 static int grow_to(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
-                   double searched)
+                   double searched, double build_max)
 {
     int j = grow_step(g, r->db_seeds, plan->db_grow_seeds);
-    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + 1) <= searched)
+    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + 1) <= searched &&
+           build_guess(g, plan, r, j + 1) <= build_max)
         j++;
     return j;
+}
+
+/* Opens the database of `step` (step->db_seeds) and records in *r what it
+ * holds: fewer seeds when the time limit cut its build (r->db_cut; *db
+ * NULL when not one seed count was complete). */
+static sow_err open_step(const sow_game *g, const sow_plan *step, const sow_plan_callbacks *cb,
+                         sow_db **db, sow_oracle *oracle, sow_plan_result *r, char *why,
+                         size_t why_size)
+{
+    if (cb->phase)
+        cb->phase(cb->ctx, "database");
+    double d0 = sow_now();
+    sow_err e = sow_plan_open_db(g, step, cb, db, oracle, why, why_size);
+    r->db_last_seconds = sow_now() - d0;
+    r->db_seconds += r->db_last_seconds;
+    if (e)
+        return e;
+    int k = *db ? (*db)->max_seeds : 0;
+    if (k < step->db_seeds)
+        r->db_cut = true;
+    r->db_seeds = k;
+    r->db_bytes = k > 0 ? sow_db_bytes(g, k) : 0;
+    return SOW_OK;
 }
 
 /* Opens the next step's database (closed the last one first: the two are
@@ -686,16 +771,44 @@ static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_c
     step.db_bytes = sow_db_bytes(g, next);
     step.db_budget = room_beside(g, &plan->limits, plan->tt_mb);
     step.root_in_db = false;
-    if (cb->phase)
-        cb->phase(cb->ctx, "database");
-    double d0 = sow_now();
-    sow_err e = sow_plan_open_db(g, &step, cb, db, oracle, why, why_size);
-    r->db_last_seconds = sow_now() - d0;
-    r->db_seconds += r->db_last_seconds;
+    return open_step(g, &step, cb, db, oracle, r, why, why_size);
+}
+
+/* The biggest database up to k seeds whose modelled build (of what the
+ * folder lacks) fits the plan's share of `left` seconds: k without a time
+ * limit. The model may have been made with more time than is left now (a
+ * trial ran, or the caller waited). */
+static int fit_time(const sow_game *g, const sow_plan *plan, int k, double left)
+{
+    if (!isfinite(left))
+        return k;
+    while (k > 0 && missing_build_seconds(g, plan->limits.threads, k, plan->db_files) >
+                        plan->build_share * left)
+        k--;
+    return k;
+}
+
+static sow_err new_search(const sow_game *g, const sow_plan *plan, const sow_plan_callbacks *cb,
+                          sow_search **s, char *why, size_t why_size)
+{
+    const sow_limits *L = &plan->limits;
+    sow_search_options so = {
+        .threads = L->threads,
+        .tt_mb = plan->tt_mb,
+        .pie_opening = L->pie_opening,
+        .value_only = L->value_only,
+        .pv_max = SOW_PV_MAX,
+        .progress = cb->search_progress,
+        .progress_ctx = cb->ctx,
+        .progress_every = cb->progress_every,
+        .stop = L->stop,
+    };
+    sow_err e = sow_search_new(g, &so, s);
+    if (e == SOW_E_NOMEM)
+        return sow_fail(why, why_size, e, "cannot allocate a %zu MB transposition table",
+                        plan->tt_mb);
     if (e)
-        return e;
-    r->db_seeds = next;
-    r->db_bytes = step.db_bytes;
+        return sow_fail(why, why_size, e, "%s", sow_err_name(e));
     return SOW_OK;
 }
 
@@ -710,6 +823,10 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     why = sow_why_or(why, &why_size, msg);
     const sow_limits *L = &plan->limits;
     double t0 = sow_now();
+    /* Every phase, the database's build included, ends by `end`. */
+    double end = L->deadline > 0 ? L->deadline : L->time_limit > 0 ? t0 + L->time_limit : 0;
+    sow_plan run = *plan; /* the plan, with the database the time left allows */
+    run.limits.deadline = end;
     memset(out, 0, sizeof *out);
     wide_bounds(g, pos, plan->board_seeds, &out->search);
     sow_search *s = NULL;
@@ -717,32 +834,15 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     sow_oracle oracle;
     sow_err e = SOW_OK;
 
-    if (!plan->root_in_db || plan->trial_seconds > 0) {
-        sow_search_options so = {
-            .threads = L->threads,
-            .tt_mb = plan->tt_mb,
-            .pie_opening = L->pie_opening,
-            .value_only = L->value_only,
-            .pv_max = SOW_PV_MAX,
-            .progress = cb->search_progress,
-            .progress_ctx = cb->ctx,
-            .progress_every = cb->progress_every,
-            .stop = L->stop,
-        };
-        e = sow_search_new(g, &so, &s);
-        if (e == SOW_E_NOMEM)
-            return sow_fail(why, why_size, e,
-                            "cannot allocate a %zu MB transposition table", plan->tt_mb);
-        if (e)
-            return sow_fail(why, why_size, e, "%s", sow_err_name(e));
-    }
-
     if (plan->trial_seconds > 0) {
+        if ((e = new_search(g, plan, cb, &s, why, why_size)) != SOW_OK)
+            return e;
         if (cb->phase)
             cb->phase(cb->ctx, "trial");
-        sow_search_set_time_limit(s, plan->trial_seconds);
+        double t = time_left(end, sow_now());
+        sow_search_set_time_limit(s, t < plan->trial_seconds ? t : plan->trial_seconds);
         double c0 = sow_cpu_now();
-        e = sow_search_solve(s, pos, &out->search);
+        e = t > 0 ? sow_search_solve(s, pos, &out->search) : SOW_E_INTERRUPTED;
         out->cpu_seconds += sow_cpu_now() - c0;
         if (e == SOW_OK) {
             out->trial_solved = true;
@@ -754,23 +854,22 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         e = SOW_OK;
     }
 
-    if (L->time_limit > 0 && sow_now() - t0 >= L->time_limit) {
+    if (time_left(end, sow_now()) <= 0) {
         e = SOW_E_INTERRUPTED;
         goto done;
     }
-    if (plan->db_seeds > 0) {
-        if (cb->phase)
-            cb->phase(cb->ctx, "database");
-        double d0 = sow_now();
-        e = sow_plan_open_db(g, plan, cb, &db, &oracle, why, why_size);
-        out->db_seconds = out->db_last_seconds = sow_now() - d0;
-        if (e)
+    run.db_seeds = fit_time(g, plan, plan->db_seeds, time_left(end, sow_now()));
+    if (run.db_seeds < plan->db_seeds)
+        out->db_cut = true;
+    if (run.db_seeds > 0) {
+        run.db_bytes = sow_db_bytes(g, run.db_seeds);
+        run.root_in_db = run.db_seeds >= plan->board_seeds;
+        if ((e = open_step(g, &run, cb, &db, &oracle, out, why, why_size)) != SOW_OK)
             goto done;
-        out->db_seeds = out->db_first_seeds = plan->db_seeds;
-        out->db_bytes = plan->db_bytes;
+        out->db_first_seeds = out->db_seeds;
     }
 
-    if (plan->root_in_db) {
+    if (db && out->db_seeds >= plan->board_seeds) {
         if (cb->phase)
             cb->phase(cb->ctx, "probe");
         uint64_t trial = out->trial_nodes;
@@ -785,6 +884,14 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         out->search.sol.nodes += trial;
         goto done;
     }
+    /* The time cut the database that held the root: the search goes on
+     * where the exact solver can, else the bounds are all there is. */
+    if (!sow_search_exact(g, pos)) {
+        e = SOW_E_INTERRUPTED;
+        goto done;
+    }
+    if (!s && (e = new_search(g, plan, cb, &s, why, why_size)) != SOW_OK)
+        goto done;
 
     /* The search, and while it outlasts the next step's build, the
      * database's growth (plan->db_grow_seeds). */
@@ -792,34 +899,43 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     for (;;) {
         if (cb->phase)
             cb->phase(cb->ctx, "search");
-        if (db)
-            sow_search_set_oracle(s, &oracle);
-        /* What is left of the time limit (a database build is not cut short). */
-        double limit = L->time_limit > 0 ? L->time_limit - (sow_now() - t0) : 0;
-        if (L->time_limit > 0 && limit <= 0) {
+        sow_search_set_oracle(s, db ? &oracle : NULL);
+        /* What is left of the time limit. */
+        double left = time_left(end, sow_now());
+        if (left <= 0) {
             e = SOW_E_INTERRUPTED;
             break;
         }
-        bool grows = db && out->db_seeds < plan->db_grow_seeds;
+        double build_max = plan->build_share * left;
+        bool grows = db && !out->db_cut && out->db_seeds < plan->db_grow_seeds &&
+                     build_guess(g, plan, out, grow_step(g, out->db_seeds, plan->db_grow_seeds)) <=
+                         build_max;
         double budget = grows ? grow_budget(g, plan, out) : 0;
-        bool cut = grows && (limit <= 0 || budget < limit);
-        sow_search_set_time_limit(s, cut ? budget : limit);
+        bool cut = grows && budget < left;
+        sow_search_set_time_limit(s, cut ? budget : isfinite(left) ? left : 0);
         double c0 = sow_cpu_now(), w0 = sow_now();
         e = sow_search_solve(s, pos, &out->search);
-        if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
+        /* The fixpoint above the database has no clock: within a time
+         * limit the bounds proven so far are the answer. */
+        if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening && end > 0)
+            e = sow_fail(why, why_size, SOW_E_INTERRUPTED,
+                         "a line of play is longer than the search stack, and the time limit "
+                         "leaves no time for the positions above the database");
+        else if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
             e = solve_above_db(g, pos, plan, db, out, why, why_size);
         out->cpu_seconds += sow_cpu_now() - c0;
         if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
             break;
         double searched = sow_now() - w0;
-        int next = grow_to(g, plan, out, searched);
+        int next = grow_to(g, plan, out, searched,
+                           plan->build_share * time_left(end, sow_now()));
         if (cb->db_grow)
             cb->db_grow(cb->ctx, out->db_seeds, next, searched);
         sow_db_close(db);
         db = NULL;
         /* On failure (stopped while building) out->search keeps the bounds
          * and the nodes of the search just cut. */
-        if ((e = grow_db(g, plan, cb, next, &db, &oracle, out, why, why_size)) != SOW_OK)
+        if ((e = grow_db(g, &run, cb, next, &db, &oracle, out, why, why_size)) != SOW_OK)
             break;
         spent += out->search.sol.nodes;
     }
@@ -831,7 +947,8 @@ done:
                  "a line of play is longer than the search stack");
     else if (e && !why[0])
         sow_fail(why, why_size, e, "%s",
-                 e == SOW_E_INTERRUPTED ? "interrupted" : sow_err_name(e));
+                 e == SOW_E_INTERRUPTED ? (stopped(L) ? "interrupted" : "time limit")
+                                        : sow_err_name(e));
     if (s)
         sow_search_free(s);
     sow_db_close(db);
@@ -855,6 +972,14 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
     if (plan->db_seeds <= 0)
         return sow_fail(why, why_size, SOW_E_ARG, "no database planned");
     const sow_limits *L = &plan->limits;
+    /* With a time limit a build the model misjudged stops at its last
+     * complete seed count, leaving the search its share: not for a fixed
+     * database, whose every unit expects the seeds planned. */
+    double now = sow_now(), left = time_left(L->deadline, now);
+    double cut = BUILD_OVERRUN * plan->build_share;
+    if (cut > 1 - SEARCH_MIN_SHARE)
+        cut = 1 - SEARCH_MIN_SHARE;
+    bool partial = isfinite(left) && !L->fixed_db;
     sow_db_options o = {
         .threads = L->threads,
         .memory = plan->db_budget,
@@ -866,11 +991,22 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         .make_dir = true,
         .wait = cb->db_wait,
         .wait_ctx = cb->ctx,
+        .deadline = partial ? now + cut * left : 0,
+        .keep_partial = partial,
     };
     char w[SOW_WHY];
     sow_err e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, w, sizeof w);
-    if (e)
-        return sow_fail(why, why_size, e, "database up to %d seeds: %s", plan->db_seeds, w);
-    sow_plan_oracle(*db, plan->db_seeds, oracle);
+    if (e == SOW_E_INTERRUPTED && partial && !stopped(L))
+        return SOW_OK; /* the time cut it before its first seed count */
+    if (e) {
+        snprintf(why, why_size, "database up to %d seeds: %s", plan->db_seeds, w);
+        return e;
+    }
+    if ((*db)->max_seeds < 1) { /* cut before its first seed count: no help */
+        sow_db_close(*db);
+        *db = NULL;
+        return SOW_OK;
+    }
+    sow_plan_oracle(*db, (*db)->max_seeds, oracle);
     return SOW_OK;
 }
