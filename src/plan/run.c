@@ -242,6 +242,189 @@ static sow_err new_search(const sow_game *g, const sow_plan *plan, const sow_pla
     return SOW_OK;
 }
 
+/* One run of a plan: what its phases share. */
+typedef struct {
+    const sow_game *g;
+    const sow_pos *pos;
+    const sow_plan *plan;
+    const sow_plan_callbacks *cb;
+    sow_plan_result *out;
+    char *why;
+    size_t why_size;
+    /* Every phase, the database's build included, ends by `end`. */
+    double end;
+    sow_plan run; /* the plan, with the database the time left allows */
+    sow_search *s;
+    sow_db *db;
+    sow_oracle oracle;
+} plan_run;
+
+/* The trial: a search without a database for plan->trial_seconds (R->s
+ * made). True when it ends the run (*e: solved, stopped or failed). */
+static bool run_trial(plan_run *R, sow_err *e)
+{
+    sow_plan_result *out = R->out;
+    if (R->cb->phase)
+        R->cb->phase(R->cb->ctx, "trial");
+    double t = plan_time_left(R->end, sow_now());
+    sow_search_set_time_limit(R->s, t < R->plan->trial_seconds ? t : R->plan->trial_seconds);
+    double c0 = sow_cpu_now();
+    *e = t > 0 ? sow_search_solve(R->s, R->pos, &out->search) : SOW_E_INTERRUPTED;
+    out->cpu_seconds += sow_cpu_now() - c0;
+    if (*e == SOW_OK) {
+        out->trial_solved = true;
+        return true;
+    }
+    out->trial_nodes = out->search.sol.nodes;
+    if (*e != SOW_E_INTERRUPTED || stopped(&R->plan->limits))
+        return true;
+    *e = SOW_OK;
+    return false;
+}
+
+/* The database: the plan's, or the biggest the time left builds. True
+ * when it ends the run (*e: no time left, or it failed). */
+static bool run_database(plan_run *R, sow_err *e)
+{
+    const sow_plan *plan = R->plan;
+    if (plan_time_left(R->end, sow_now()) <= 0) {
+        *e = SOW_E_INTERRUPTED;
+        return true;
+    }
+    R->run.db_seeds = fit_time(R->g, plan, plan->db_seeds, plan_time_left(R->end, sow_now()));
+    if (R->run.db_seeds < plan->db_seeds)
+        R->out->db_cut = true;
+    if (R->run.db_seeds > 0) {
+        R->run.db_bytes = sow_db_bytes(R->g, R->run.db_seeds);
+        R->run.root_in_db = R->run.db_seeds >= plan->board_seeds;
+        *e = open_step(R->g, &R->run, R->cb, &R->db, &R->oracle, R->out, R->why, R->why_size);
+        if (*e != SOW_OK)
+            return true;
+        R->out->db_first_seeds = R->out->db_seeds;
+    }
+    return false;
+}
+
+/* The answer where the database holds the root: probed, not searched. */
+static sow_err run_probe(plan_run *R)
+{
+    sow_plan_result *out = R->out;
+    if (R->cb->phase)
+        R->cb->phase(R->cb->ctx, "probe");
+    uint64_t trial = out->trial_nodes;
+    double p0 = sow_now();
+    memset(&out->search, 0, sizeof out->search);
+    sow_err e = answer_from_db(R->db, R->g, R->pos, R->plan->limits.pie_opening, &out->search);
+    if (e)
+        return sow_fail(R->why, R->why_size, e, "probing the root: %s", sow_err_name(e));
+    out->search.seconds = out->search.seconds_value = sow_now() - p0;
+    out->search.sol.nodes += trial;
+    return SOW_OK;
+}
+
+/* One search above the database as it stands, cut (*cut) after the grow
+ * budget when the next step's build fits the time left; *w0 when it
+ * started. */
+static sow_err search_once(plan_run *R, bool *cut, double *w0)
+{
+    const sow_game *g = R->g;
+    const sow_plan *plan = R->plan;
+    const sow_limits *L = &plan->limits;
+    sow_plan_result *out = R->out;
+    *cut = false;
+    if (R->cb->phase)
+        R->cb->phase(R->cb->ctx, "search");
+    sow_search_set_oracle(R->s, R->db ? &R->oracle : NULL);
+    /* What is left of the time limit. */
+    double left = plan_time_left(R->end, sow_now());
+    if (left <= 0)
+        return SOW_E_INTERRUPTED;
+    double build_max = plan->build_share * left;
+    bool grows = R->db && !out->db_cut && out->db_seeds < plan->db_grow_seeds &&
+                 build_guess(g, plan, out, plan_grow_step(g, out->db_seeds, plan->db_grow_seeds)) <=
+                     build_max;
+    double budget = grows ? grow_budget(g, plan, out) : 0;
+    *cut = grows && budget < left;
+    sow_search_set_time_limit(R->s, *cut ? budget : isfinite(left) ? left : 0);
+    double c0 = sow_cpu_now();
+    *w0 = sow_now();
+    sow_err e = sow_search_solve(R->s, R->pos, &out->search);
+    /* The fixpoint above the database has no clock: within a time
+     * limit the bounds proven so far are the answer. */
+    if (e == SOW_E_LIMIT && g->cycles && R->db && !L->pie_opening && R->end > 0)
+        e = sow_fail(R->why, R->why_size, SOW_E_INTERRUPTED,
+                     "a line of play is longer than the search stack, and the time limit "
+                     "leaves no time for the positions above the database");
+    else if (e == SOW_E_LIMIT && g->cycles && R->db && !L->pie_opening)
+        e = solve_above_db(g, R->pos, plan, R->db, out, R->why, R->why_size);
+    out->cpu_seconds += sow_cpu_now() - c0;
+    return e;
+}
+
+/* After a search cut at w0 + its budget: the database grows to the
+ * biggest step whose build takes no longer than that search did. */
+static sow_err grow_after(plan_run *R, double w0)
+{
+    const sow_plan *plan = R->plan;
+    sow_plan_result *out = R->out;
+    double searched = sow_now() - w0;
+    int next = grow_to(R->g, plan, out, searched,
+                       plan->build_share * plan_time_left(R->end, sow_now()));
+    if (R->cb->db_grow)
+        R->cb->db_grow(R->cb->ctx, out->db_seeds, next, searched);
+    sow_db_close(R->db);
+    R->db = NULL;
+    /* On failure (stopped while building) out->search keeps the bounds
+     * and the nodes of the search just cut. */
+    return grow_db(R->g, &R->run, R->cb, next, &R->db, &R->oracle, out, R->why, R->why_size);
+}
+
+/* The search, and while it outlasts the next step's build, the
+ * database's growth (plan->db_grow_seeds). */
+static sow_err run_search(plan_run *R)
+{
+    sow_plan_result *out = R->out;
+    /* The time cut the database that held the root: the search goes on
+     * where the exact solver can, else the bounds are all there is. */
+    if (!sow_search_exact(R->g, R->pos))
+        return SOW_E_INTERRUPTED;
+    sow_err e;
+    if (!R->s && (e = new_search(R->g, R->plan, R->cb, &R->s, R->why, R->why_size)) != SOW_OK)
+        return e;
+    uint64_t spent = out->trial_nodes; /* nodes of the searches cut short */
+    for (;;) {
+        bool cut;
+        double w0;
+        e = search_once(R, &cut, &w0);
+        if (e != SOW_E_INTERRUPTED || !cut || stopped(&R->plan->limits))
+            break;
+        if ((e = grow_after(R, w0)) != SOW_OK)
+            break;
+        spent += out->search.sol.nodes;
+    }
+    out->search.sol.nodes += spent;
+    return e;
+}
+
+/* Every run ends here: the message its error lacks, and the search and
+ * database freed. */
+static sow_err run_finish(plan_run *R, sow_err e, double t0)
+{
+    const sow_limits *L = &R->plan->limits;
+    if (e == SOW_E_LIMIT && !R->why[0])
+        sow_fail(R->why, R->why_size, e,
+                 "a line of play is longer than the search stack");
+    else if (e && !R->why[0])
+        sow_fail(R->why, R->why_size, e, "%s",
+                 e == SOW_E_INTERRUPTED ? (stopped(L) ? "interrupted" : "time limit")
+                                        : sow_err_name(e));
+    if (R->s)
+        sow_search_free(R->s);
+    sow_db_close(R->db);
+    R->out->seconds = sow_now() - t0;
+    return e;
+}
+
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out, char *why,
                        size_t why_size)
@@ -253,137 +436,28 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
     why = sow_why_or(why, &why_size, msg);
     const sow_limits *L = &plan->limits;
     double t0 = sow_now();
-    /* Every phase, the database's build included, ends by `end`. */
-    double end = L->deadline > 0 ? L->deadline : L->time_limit > 0 ? t0 + L->time_limit : 0;
-    sow_plan run = *plan; /* the plan, with the database the time left allows */
-    run.limits.deadline = end;
+    plan_run R = {
+        .g = g, .pos = pos, .plan = plan, .cb = cb, .out = out,
+        .why = why, .why_size = why_size,
+        .end = L->deadline > 0 ? L->deadline : L->time_limit > 0 ? t0 + L->time_limit : 0,
+        .run = *plan,
+    };
+    R.run.limits.deadline = R.end;
     memset(out, 0, sizeof *out);
     wide_bounds(g, pos, plan->board_seeds, &out->search);
-    sow_search *s = NULL;
-    sow_db *db = NULL;
-    sow_oracle oracle;
     sow_err e = SOW_OK;
 
     if (plan->trial_seconds > 0) {
-        if ((e = new_search(g, plan, cb, &s, why, why_size)) != SOW_OK)
+        if ((e = new_search(g, plan, cb, &R.s, why, why_size)) != SOW_OK)
             return e;
-        if (cb->phase)
-            cb->phase(cb->ctx, "trial");
-        double t = plan_time_left(end, sow_now());
-        sow_search_set_time_limit(s, t < plan->trial_seconds ? t : plan->trial_seconds);
-        double c0 = sow_cpu_now();
-        e = t > 0 ? sow_search_solve(s, pos, &out->search) : SOW_E_INTERRUPTED;
-        out->cpu_seconds += sow_cpu_now() - c0;
-        if (e == SOW_OK) {
-            out->trial_solved = true;
-            goto done;
-        }
-        out->trial_nodes = out->search.sol.nodes;
-        if (e != SOW_E_INTERRUPTED || stopped(L))
-            goto done;
-        e = SOW_OK;
+        if (run_trial(&R, &e))
+            return run_finish(&R, e, t0);
     }
-
-    if (plan_time_left(end, sow_now()) <= 0) {
-        e = SOW_E_INTERRUPTED;
-        goto done;
-    }
-    run.db_seeds = fit_time(g, plan, plan->db_seeds, plan_time_left(end, sow_now()));
-    if (run.db_seeds < plan->db_seeds)
-        out->db_cut = true;
-    if (run.db_seeds > 0) {
-        run.db_bytes = sow_db_bytes(g, run.db_seeds);
-        run.root_in_db = run.db_seeds >= plan->board_seeds;
-        if ((e = open_step(g, &run, cb, &db, &oracle, out, why, why_size)) != SOW_OK)
-            goto done;
-        out->db_first_seeds = out->db_seeds;
-    }
-
-    if (db && out->db_seeds >= plan->board_seeds) {
-        if (cb->phase)
-            cb->phase(cb->ctx, "probe");
-        uint64_t trial = out->trial_nodes;
-        double p0 = sow_now();
-        memset(&out->search, 0, sizeof out->search);
-        e = answer_from_db(db, g, pos, L->pie_opening, &out->search);
-        if (e) {
-            sow_fail(why, why_size, e, "probing the root: %s", sow_err_name(e));
-            goto done;
-        }
-        out->search.seconds = out->search.seconds_value = sow_now() - p0;
-        out->search.sol.nodes += trial;
-        goto done;
-    }
-    /* The time cut the database that held the root: the search goes on
-     * where the exact solver can, else the bounds are all there is. */
-    if (!sow_search_exact(g, pos)) {
-        e = SOW_E_INTERRUPTED;
-        goto done;
-    }
-    if (!s && (e = new_search(g, plan, cb, &s, why, why_size)) != SOW_OK)
-        goto done;
-
-    /* The search, and while it outlasts the next step's build, the
-     * database's growth (plan->db_grow_seeds). */
-    uint64_t spent = out->trial_nodes; /* nodes of the searches cut short */
-    for (;;) {
-        if (cb->phase)
-            cb->phase(cb->ctx, "search");
-        sow_search_set_oracle(s, db ? &oracle : NULL);
-        /* What is left of the time limit. */
-        double left = plan_time_left(end, sow_now());
-        if (left <= 0) {
-            e = SOW_E_INTERRUPTED;
-            break;
-        }
-        double build_max = plan->build_share * left;
-        bool grows = db && !out->db_cut && out->db_seeds < plan->db_grow_seeds &&
-                     build_guess(g, plan, out, plan_grow_step(g, out->db_seeds, plan->db_grow_seeds)) <=
-                         build_max;
-        double budget = grows ? grow_budget(g, plan, out) : 0;
-        bool cut = grows && budget < left;
-        sow_search_set_time_limit(s, cut ? budget : isfinite(left) ? left : 0);
-        double c0 = sow_cpu_now(), w0 = sow_now();
-        e = sow_search_solve(s, pos, &out->search);
-        /* The fixpoint above the database has no clock: within a time
-         * limit the bounds proven so far are the answer. */
-        if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening && end > 0)
-            e = sow_fail(why, why_size, SOW_E_INTERRUPTED,
-                         "a line of play is longer than the search stack, and the time limit "
-                         "leaves no time for the positions above the database");
-        else if (e == SOW_E_LIMIT && g->cycles && db && !L->pie_opening)
-            e = solve_above_db(g, pos, plan, db, out, why, why_size);
-        out->cpu_seconds += sow_cpu_now() - c0;
-        if (e != SOW_E_INTERRUPTED || !cut || stopped(L))
-            break;
-        double searched = sow_now() - w0;
-        int next = grow_to(g, plan, out, searched,
-                           plan->build_share * plan_time_left(end, sow_now()));
-        if (cb->db_grow)
-            cb->db_grow(cb->ctx, out->db_seeds, next, searched);
-        sow_db_close(db);
-        db = NULL;
-        /* On failure (stopped while building) out->search keeps the bounds
-         * and the nodes of the search just cut. */
-        if ((e = grow_db(g, &run, cb, next, &db, &oracle, out, why, why_size)) != SOW_OK)
-            break;
-        spent += out->search.sol.nodes;
-    }
-    out->search.sol.nodes += spent;
-
-done:
-    if (e == SOW_E_LIMIT && !why[0])
-        sow_fail(why, why_size, e,
-                 "a line of play is longer than the search stack");
-    else if (e && !why[0])
-        sow_fail(why, why_size, e, "%s",
-                 e == SOW_E_INTERRUPTED ? (stopped(L) ? "interrupted" : "time limit")
-                                        : sow_err_name(e));
-    if (s)
-        sow_search_free(s);
-    sow_db_close(db);
-    out->seconds = sow_now() - t0;
-    return e;
+    if (run_database(&R, &e))
+        return run_finish(&R, e, t0);
+    if (R.db && out->db_seeds >= plan->board_seeds)
+        return run_finish(&R, run_probe(&R), t0);
+    return run_finish(&R, run_search(&R), t0);
 }
 
 void sow_plan_oracle(const sow_db *db, int max_seeds, sow_oracle *out)
