@@ -111,7 +111,8 @@ double plan_build_allowance(double left)
 /* The model's seconds for building a k-seed database and searching with it. */
 double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only)
 {
-    return (k > 0 ? plan_build_seconds(g, k, threads) : 0) + plan_search_cost(board, k, threads, value_only);
+    return (k > 0 ? plan_build_seconds(g, k, threads) : 0) +
+           plan_search_cost(board, k, threads, value_only);
 }
 
 /* The table for a database of k seeds (forced size, else by the excess,

@@ -95,7 +95,8 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     int board = out->board_seeds, best = 0, have = out->db_files;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
     uint64_t need = plan_cycle_need(g, lim, board, kmax, have);
-    double t_all = need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, kmax, have);
+    double t_all =
+        need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
         t_all <= build_max) {
         out->db_seeds = board;
@@ -136,48 +137,45 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     return SOW_OK;
 }
 
-/* The database decision: out->db_seeds and its reason. */
-static sow_err plan_db(const sow_game *g, const sow_limits *lim, double build_max,
-                       sow_plan *out, char *why, size_t why_size)
+/* The database --db-seeds forces (no bigger than the board). */
+static sow_err plan_forced_db(const sow_game *g, const sow_limits *lim, sow_plan *out,
+                              char *why, size_t why_size)
 {
     int board = out->board_seeds;
-    bool forced = lim->db_seeds > 0;
-    if (lim->no_db || lim->db_seeds < 0) {
-        snprintf(out->why_db, sizeof out->why_db, "no database: none asked for");
-        return SOW_OK;
+    int k = lim->db_seeds;
+    if (k > board) {
+        k = board;
+        out->db_degraded = true;
     }
-    if (forced) {
-        int k = lim->db_seeds;
-        if (k > board) {
-            k = board;
-            out->db_degraded = true;
-        }
-        if (k > sow_retro_max_seeds(g))
-            return sow_fail(why, why_size, SOW_E_LIMIT,
-                            "a database up to %d seeds is beyond what its entries can hold for "
-                            "this game (at most %d)",
-                            k, sow_retro_max_seeds(g));
-        size_t tt = plan_table_mb(lim, board, k);
-        if (!plan_fits(g, lim, board, k)) {
-            size_t need = sow_db_bytes(g, k);
-            return sow_fail(why, why_size, SOW_E_NOMEM,
-                            "a database up to %d seeds takes %.0f MB, more than the memory "
-                            "(%.0f MB) minus the %zu MB table",
-                            k, need == SIZE_MAX ? INFINITY : plan_mib(need), plan_mib(lim->memory), tt);
-        }
-        out->db_seeds = k;
-        if (out->db_degraded)
-            snprintf(out->why_db, sizeof out->why_db,
-                     "--db-seeds %d exceeds the %d seed%s on this board: using %d",
-                     lim->db_seeds, board, board == 1 ? "" : "s", k);
-        else
-            snprintf(out->why_db, sizeof out->why_db, "database up to %d seeds: as asked", k);
-        return SOW_OK;
+    if (k > sow_retro_max_seeds(g))
+        return sow_fail(why, why_size, SOW_E_LIMIT,
+                        "a database up to %d seeds is beyond what its entries can hold for "
+                        "this game (at most %d)",
+                        k, sow_retro_max_seeds(g));
+    size_t tt = plan_table_mb(lim, board, k);
+    if (!plan_fits(g, lim, board, k)) {
+        size_t need = sow_db_bytes(g, k);
+        return sow_fail(why, why_size, SOW_E_NOMEM,
+                        "a database up to %d seeds takes %.0f MB, more than the memory "
+                        "(%.0f MB) minus the %zu MB table",
+                        k, need == SIZE_MAX ? INFINITY : plan_mib(need), plan_mib(lim->memory), tt);
     }
-    if (g->cycles)
-        return plan_cycle_db(g, lim, build_max, out);
-    int k = choose_db_seeds(g, lim, board, out->db_files, build_max);
     out->db_seeds = k;
+    if (out->db_degraded)
+        snprintf(out->why_db, sizeof out->why_db,
+                 "--db-seeds %d exceeds the %d seed%s on this board: using %d",
+                 lim->db_seeds, board, board == 1 ? "" : "s", k);
+    else
+        snprintf(out->why_db, sizeof out->why_db, "database up to %d seeds: as asked", k);
+    return SOW_OK;
+}
+
+/* The reason for the default database (out->db_seeds): the cost model's
+ * choice, or what a smaller memory budget or the time limit held back. */
+static void why_default_db(const sow_game *g, const sow_limits *lim, double build_max,
+                           sow_plan *out)
+{
+    int board = out->board_seeds, k = out->db_seeds;
     double cost = plan_total_cost(g, board, k, lim->threads, lim->value_only);
     /* Would the default budget have planned a bigger database, and does
      * the model expect that to matter? */
@@ -208,14 +206,33 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, double build_ma
     } else if (k == 0) {
         snprintf(out->why_db, sizeof out->why_db,
                  board == 0 ? "no database: no seeds on the board"
-                 : plan_fits(g, lim, board, 1) ? "no database: the cost model expects none to be faster"
-                                          : "no database: the memory leaves no room for one");
+                 : plan_fits(g, lim, board, 1)
+                     ? "no database: the cost model expects none to be faster"
+                     : "no database: the memory leaves no room for one");
     } else {
         snprintf(out->why_db, sizeof out->why_db,
                  "database up to %d seeds (%.0f MB): the fastest by the cost model that fits "
                  "the memory beside its table (%.1f s modelled)",
                  k, plan_mib(sow_db_bytes(g, k)), cost);
     }
+}
+
+/* The database decision: out->db_seeds and its reason. */
+static sow_err plan_db(const sow_game *g, const sow_limits *lim, double build_max,
+                       sow_plan *out, char *why, size_t why_size)
+{
+    int board = out->board_seeds;
+    if (lim->no_db || lim->db_seeds < 0) {
+        snprintf(out->why_db, sizeof out->why_db, "no database: none asked for");
+        return SOW_OK;
+    }
+    if (lim->db_seeds > 0)
+        return plan_forced_db(g, lim, out, why, why_size);
+    if (g->cycles)
+        return plan_cycle_db(g, lim, build_max, out);
+    int k = choose_db_seeds(g, lim, board, out->db_files, build_max);
+    out->db_seeds = k;
+    why_default_db(g, lim, build_max, out);
     if (k > 0 && !lim->fixed_db)
         out->db_grow_seeds = grow_limit(g, lim, board, k);
     if (out->db_grow_seeds)
@@ -226,12 +243,11 @@ static sow_err plan_db(const sow_game *g, const sow_limits *lim, double build_ma
     return SOW_OK;
 }
 
-sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
-                      sow_plan *out, char *why, size_t why_size)
+/* The limits' defaults (threads, memory) filled in, and the checks every
+ * plan needs. */
+static sow_err plan_limits(const sow_game *g, const sow_pos *pos, sow_limits *L, char *why,
+                           size_t why_size)
 {
-    memset(out, 0, sizeof *out);
-    out->limits = *lim;
-    sow_limits *L = &out->limits;
     if (L->threads < 0)
         return sow_fail(why, why_size, SOW_E_ARG, "threads: %d is negative",
                         L->threads);
@@ -251,29 +267,14 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     if ((uint64_t)L->tt_mb * MB > L->memory)
         return sow_fail(why, why_size, SOW_E_ARG,
                         "--tt-mb %zu exceeds the memory (%.0f MB)", L->tt_mb, plan_mib(L->memory));
-    out->board_seeds = sow_seeds_on_board(g, pos);
-    out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
-    double now = sow_now();
-    if (L->deadline <= 0 && L->time_limit > 0)
-        L->deadline = now + L->time_limit;
-    double left = plan_time_left(L->deadline, now);
-    out->build_share = SOLVE_BUILD_SHARE;
+    return SOW_OK;
+}
 
-    sow_err e = plan_db(g, L, plan_build_allowance(left), out, why, why_size);
-    if (e)
-        return e;
+/* The reasons for the table and, where it does not grow, the database's
+ * growth. */
+static void why_table_and_growth(const sow_game *g, const sow_limits *L, sow_plan *out)
+{
     int k = out->db_seeds;
-    out->tt_mb = plan_table_mb(L, out->board_seeds, k);
-    if (k > 0) {
-        out->db_bytes = sow_db_bytes(g, k);
-        out->db_budget = plan_db_room(g, L, out->board_seeds, k);
-        out->root_in_db = k >= out->board_seeds;
-    }
-    if (!out->root_in_db && !sow_search_exact(g, pos))
-        return sow_fail(why, why_size, SOW_E_LIMIT,
-                        "%d seeds on %d pits are too many for the exact solver: its table keys "
-                        "are an exact 64-bit code of the board, and this board has more codes",
-                        out->board_seeds, 2 * g->m);
     if (L->tt_mb)
         snprintf(out->why_tt, sizeof out->why_tt, "table %zu MB: as asked", out->tt_mb);
     else
@@ -293,6 +294,13 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                  : g->cycles ? "with cycles the plan is the biggest that builds in time"
                  : out->root_in_db ? "it holds the position"
                                    : "no bigger one fits the memory short of the whole board");
+}
+
+/* The trial decision: a short search without a database first, where
+ * one is planned and may not be there yet. */
+static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_plan *out)
+{
+    int k = out->db_seeds;
     if (k == 0)
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
     else if (L->db_seeds > 0)
@@ -311,6 +319,42 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
                  "a %g s search without a database first: most small boards end there",
                  out->trial_seconds);
     }
+}
+
+sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
+                      sow_plan *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->limits = *lim;
+    sow_limits *L = &out->limits;
+    sow_err e = plan_limits(g, pos, L, why, why_size);
+    if (e)
+        return e;
+    out->board_seeds = sow_seeds_on_board(g, pos);
+    out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
+    double now = sow_now();
+    if (L->deadline <= 0 && L->time_limit > 0)
+        L->deadline = now + L->time_limit;
+    double left = plan_time_left(L->deadline, now);
+    out->build_share = SOLVE_BUILD_SHARE;
+
+    e = plan_db(g, L, plan_build_allowance(left), out, why, why_size);
+    if (e)
+        return e;
+    int k = out->db_seeds;
+    out->tt_mb = plan_table_mb(L, out->board_seeds, k);
+    if (k > 0) {
+        out->db_bytes = sow_db_bytes(g, k);
+        out->db_budget = plan_db_room(g, L, out->board_seeds, k);
+        out->root_in_db = k >= out->board_seeds;
+    }
+    if (!out->root_in_db && !sow_search_exact(g, pos))
+        return sow_fail(why, why_size, SOW_E_LIMIT,
+                        "%d seeds on %d pits are too many for the exact solver: its table keys "
+                        "are an exact 64-bit code of the board, and this board has more codes",
+                        out->board_seeds, 2 * g->m);
+    why_table_and_growth(g, L, out);
+    plan_trial(g, L, left, out);
     return SOW_OK;
 }
 
@@ -380,7 +424,8 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
             snprintf(out->why_db, sizeof out->why_db,
                      "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
                      "builds within %.2f s (a quarter of the time left) beside the table", k,
-                     plan_mib(sow_db_bytes(g, k)), plan_missing_build_seconds(g, P->threads, k, have),
+                     plan_mib(sow_db_bytes(g, k)),
+                     plan_missing_build_seconds(g, P->threads, k, have),
                      budget);
     }
     out->db_seeds = k;
