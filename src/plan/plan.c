@@ -361,6 +361,42 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
 /* The share of an analysis's time its database may take to build. */
 #define ANALYSIS_BUILD_SHARE 0.25
 
+/* An analysis's default database: the biggest that builds within its
+ * share of the time left (TRIAL_SECONDS without a limit) beside the
+ * table, the folder holding 0..have; its reason in out->why_db. */
+static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
+{
+    int board = out->board_seeds, k = 0;
+    const sow_limits *P = &out->limits;
+    double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : TRIAL_SECONDS;
+    int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
+    uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + plan_search_bytes(g, P);
+    uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
+    /* Levels the folder holds cost no build and no scratch. */
+    for (int j = 1; j <= kmax; j++) {
+        size_t bytes = sow_db_bytes(g, j);
+        if (bytes == SIZE_MAX ||
+            bytes + (g->cycles && j > have ? sow_retro_scratch_bytes(g, j) : 0) > room ||
+            plan_missing_build_seconds(g, P->threads, j, have) > budget)
+            break;
+        k = j;
+    }
+    if (k == 0)
+        snprintf(out->why_db, sizeof out->why_db,
+                 board == 0 ? "no database: no seeds on the board"
+                            : "no database: none builds within %.2f s (a quarter of the "
+                              "time left) beside the table",
+                 budget);
+    else
+        snprintf(out->why_db, sizeof out->why_db,
+                 "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
+                 "builds within %.2f s (a quarter of the time left) beside the table", k,
+                 plan_mib(sow_db_bytes(g, k)),
+                 plan_missing_build_seconds(g, P->threads, k, have),
+                 budget);
+    return k;
+}
+
 sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
                           sow_plan *out, char *why, size_t why_size)
 {
@@ -399,34 +435,7 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         out->db_degraded = probe.db_degraded;
         snprintf(out->why_db, sizeof out->why_db, "%s", probe.why_db);
     } else {
-        const sow_limits *P = &out->limits;
-        double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : TRIAL_SECONDS;
-        int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
-        uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + plan_search_bytes(g, P);
-        uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
-        /* Levels the folder holds cost no build and no scratch. */
-        int have = probe.db_files;
-        for (int j = 1; j <= kmax; j++) {
-            size_t bytes = sow_db_bytes(g, j);
-            if (bytes == SIZE_MAX ||
-                bytes + (g->cycles && j > have ? sow_retro_scratch_bytes(g, j) : 0) > room ||
-                plan_missing_build_seconds(g, P->threads, j, have) > budget)
-                break;
-            k = j;
-        }
-        if (k == 0)
-            snprintf(out->why_db, sizeof out->why_db,
-                     board == 0 ? "no database: no seeds on the board"
-                                : "no database: none builds within %.2f s (a quarter of the "
-                                  "time left) beside the table",
-                     budget);
-        else
-            snprintf(out->why_db, sizeof out->why_db,
-                     "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
-                     "builds within %.2f s (a quarter of the time left) beside the table", k,
-                     plan_mib(sow_db_bytes(g, k)),
-                     plan_missing_build_seconds(g, P->threads, k, have),
-                     budget);
+        k = analysis_db(g, left, probe.db_files, out);
     }
     out->db_seeds = k;
     if (k > 0) {
