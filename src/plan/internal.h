@@ -1,0 +1,72 @@
+/* plan/internal.h - what the parts of src/plan share: the cost model
+ * (model.c) that the decisions (plan.c) and the running of a plan (run.c)
+ * both consult, and the constants more than one of them reads.
+ *
+ * Each constant keeps its one-line reason here; the measurements behind
+ * them are in doc/experiments.md ("Solve plan cost model"), the policy in
+ * doc/search.md.
+ */
+#ifndef SOW_PLAN_INTERNAL_H
+#define SOW_PLAN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sow/plan.h"
+
+/* Without a forced database, search this long without one first: most
+ * small boards are solved sooner than any database builds. */
+#define TRIAL_SECONDS 2.0
+/* A database that may grow steps up to at least this many times the
+ * bytes of the last: the steps' builds add up to about twice the last. */
+#define GROW_STEP 2.0
+/* With a time limit, the database the plan chooses builds (what the
+ * folder lacks of it) within this share of the time left: the search
+ * above it needs the rest. */
+#define SOLVE_BUILD_SHARE 0.5
+/* Table: 4 MB (16 for every move's value, whose searches share more) up to
+ * this excess, doubling per seed more; a bigger table than the search
+ * needs is slower (its probes miss the caches). */
+#define TT_BASE_EXCESS 24
+#define TT_MAX_MB 1024
+
+#define MB ((uint64_t)1 << 20)
+
+/* ---- The cost model (model.c) ----------------------------------------- */
+
+/* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
+double plan_time_left(double end, double now);
+/* The model's seconds for the search with a k-seed database (k = 0: none). */
+double plan_search_cost(int board, int k, int threads, bool value_only);
+/* Modelled seconds to build the levels of a k-seed database that a folder
+ * holding 0..have lacks (have -1: all of them). */
+double plan_missing_build_seconds(const sow_game *g, int threads, int k, int have);
+/* Modelled seconds to build a k-seed database. */
+double plan_build_seconds(const sow_game *g, int k, int threads);
+/* The longest build a solve plan with `left` seconds chooses. */
+double plan_build_allowance(double left);
+/* The model's seconds for building a k-seed database and searching with it. */
+double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only);
+/* The table for a database of k seeds (forced size, else by the excess,
+ * and by the time left). */
+size_t plan_table_mb(const sow_limits *lim, int board, int k);
+/* The search's own memory beside its table. */
+uint64_t plan_search_bytes(const sow_game *g, const sow_limits *lim);
+/* What the table (sized for a k-seed database) and the search take beside
+ * the database. */
+uint64_t plan_beside_db(const sow_game *g, const sow_limits *lim, int board, int k);
+/* The memory a database may take beside a table of tt_mb and the search. */
+uint64_t plan_room_beside(const sow_game *g, const sow_limits *lim, size_t tt_mb);
+/* The memory a k-seed database may take beside its table and the search. */
+uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k);
+/* Does a k-seed database fit beside its table and the search? */
+bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k);
+/* The next step from a k-seed database towards `limit`. */
+int plan_grow_step(const sow_game *g, int k, int limit);
+/* Bytes in MB, for the reasons' text. */
+double plan_mib(uint64_t bytes);
+/* The memory a k-seed database of a game that cycles needs in all. */
+uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k, int have);
+
+#endif

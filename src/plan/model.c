@@ -1,0 +1,197 @@
+/* model.c - the solve plan's cost model: the modelled seconds of a
+ * search and of a database's build, and the memory a table, a search and
+ * a database take. The decisions (plan.c) and the running of a plan
+ * (run.c) consult it.
+ *
+ * Each constant keeps its one-line reason here; the measurements behind
+ * them are in doc/experiments.md ("Solve plan cost model"), the policy in
+ * doc/search.md.
+ */
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <omp.h>
+
+#include "clock.h"
+#include "internal.h"
+#include "sow/rules.h"
+
+/* Building: positions per second and thread (results/db-build.md). */
+#define DB_BUILD_RATE 2.5e7
+/* Value search, one thread, 24 board seeds above the database, on a
+ * 48-seed board (Kalah(6,4)). */
+#define SEARCH_SECONDS_AT_24 1.3
+#define BOARD_REF_SEEDS 48
+/* The search grows by this per seed above the database (fitted on
+ * Kalah(6,4) with databases of 18 to 30 seeds) ... */
+#define SEARCH_GROWTH 1.5
+/* ... and by this per board seed at a fixed excess (Kalah(6,5)). */
+#define BOARD_GROWTH 1.16
+/* Each thread after the first adds this much of one thread's speed
+ * (ABDADA, results/threads.md). */
+#define THREAD_SEARCH_GAIN 0.65
+/* Every move's value costs about this many times the value alone. */
+#define ALL_MOVES_FACTOR 4.0
+/* Toguz (cycles): its builder's positions per second per thread (results/
+ * toguz.md). */
+#define CYCLE_BUILD_RATE 3e6
+/* With a time limit, at most this many MB per second left and thread: a
+ * bigger table than the search can fill is only page faults (a fresh
+ * gigabyte slows the first seconds of a search many times over). */
+#define TT_MB_PER_SECOND 32
+/* The default budget: what Kalah(6,5) needs to solve in minutes. */
+#define DEFAULT_MEMORY_MB 4096
+#define MIN_DEFAULT_MEMORY_MB 256
+
+uint64_t sow_plan_default_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    uint64_t mb = DEFAULT_MEMORY_MB;
+    if (pages > 0 && size > 0) {
+        uint64_t quarter = (uint64_t)pages * (uint64_t)size / 4 / MB;
+        if (quarter < mb)
+            mb = quarter < MIN_DEFAULT_MEMORY_MB ? MIN_DEFAULT_MEMORY_MB : quarter;
+    }
+    return mb * MB;
+}
+
+int sow_plan_default_threads(void)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+    if (n < 1)
+        n = omp_get_num_procs();
+    return n < 1 ? 1 : n > SOW_MAX_THREADS ? SOW_MAX_THREADS : n;
+}
+
+/* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
+double plan_time_left(double end, double now)
+{
+    if (end <= 0)
+        return INFINITY;
+    return end > now ? end - now : 0;
+}
+
+/* The model's seconds for the search with a k-seed database (k = 0: none). */
+double plan_search_cost(int board, int k, int threads, bool value_only)
+{
+    double f = (value_only ? 1.0 : ALL_MOVES_FACTOR) * pow(BOARD_GROWTH, board - BOARD_REF_SEEDS) /
+               (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
+    return f * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board - k - TT_BASE_EXCESS);
+}
+
+/* Modelled seconds to build the levels of a k-seed database that a folder
+ * holding 0..have lacks (have -1: all of them). */
+double plan_missing_build_seconds(const sow_game *g, int threads, int k, int have)
+{
+    if (k <= have)
+        return 0;
+    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
+    double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
+    return lacking / (rate * threads);
+}
+
+/* Modelled seconds to build a k-seed database. */
+double plan_build_seconds(const sow_game *g, int k, int threads)
+{
+    return plan_missing_build_seconds(g, threads, k, -1);
+}
+
+/* The longest build a solve plan with `left` seconds chooses. */
+double plan_build_allowance(double left)
+{
+    return SOLVE_BUILD_SHARE * left;
+}
+
+/* The model's seconds for building a k-seed database and searching with it. */
+double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only)
+{
+    return (k > 0 ? plan_build_seconds(g, k, threads) : 0) +
+           plan_search_cost(board, k, threads, value_only);
+}
+
+/* The table for a database of k seeds (forced size, else by the excess,
+ * and by the time left). */
+size_t plan_table_mb(const sow_limits *lim, int board, int k)
+{
+    if (lim->tt_mb)
+        return lim->tt_mb;
+    size_t mb = lim->value_only ? 4 : 16;
+    for (int e = TT_BASE_EXCESS; e < board - k && mb < TT_MAX_MB; e++)
+        mb *= 2;
+    double fill = TT_MB_PER_SECOND * lim->threads * plan_time_left(lim->deadline, sow_now());
+    while (mb > 4 && (double)mb > fill)
+        mb /= 2;
+    size_t quarter = (size_t)(lim->memory / MB / 4);
+    if (mb > quarter)
+        mb = quarter < 1 ? 1 : quarter;
+    return mb;
+}
+
+/* The search's own memory beside its table (each thread's path and, with
+ * cycles, move hints): it comes off the database's share. */
+uint64_t plan_search_bytes(const sow_game *g, const sow_limits *lim)
+{
+    return (uint64_t)lim->threads * sow_search_thread_bytes(g);
+}
+
+/* What the table (sized for a k-seed database) and the search take beside
+ * the database. */
+uint64_t plan_beside_db(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    return (uint64_t)plan_table_mb(lim, board, k) * MB + plan_search_bytes(g, lim);
+}
+
+/* The memory a database may take beside a table of tt_mb and the search. */
+uint64_t plan_room_beside(const sow_game *g, const sow_limits *lim, size_t tt_mb)
+{
+    uint64_t used = (uint64_t)tt_mb * MB + plan_search_bytes(g, lim);
+    return used < lim->memory ? lim->memory - used : 0;
+}
+
+/* The memory a k-seed database may take beside its table and the search. */
+uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    return plan_room_beside(g, lim, plan_table_mb(lim, board, k));
+}
+
+/* Does a k-seed database fit beside its table and the search? */
+bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k)
+{
+    size_t bytes = sow_db_bytes(g, k);
+    return bytes != SIZE_MAX && bytes <= plan_db_room(g, lim, board, k);
+}
+
+/* The next step from a k-seed database towards `limit`: the smallest with
+ * GROW_STEP times its bytes, or the limit. */
+int plan_grow_step(const sow_game *g, int k, int limit)
+{
+    double want = GROW_STEP * (double)sow_db_bytes(g, k);
+    int j = k + 1;
+    while (j < limit && (double)sow_db_bytes(g, j) < want)
+        j++;
+    return j;
+}
+
+double plan_mib(uint64_t bytes)
+{
+    return (double)bytes / (double)MB;
+}
+
+/* The memory a k-seed database of a game that cycles needs in all: its
+ * tables, the builder's scratch (unless the folder holds level k: `have`
+ * is the largest seed count up to which it holds every file), the table
+ * and the search. */
+uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k, int have)
+{
+    size_t bytes = sow_db_bytes(g, k);
+    if (bytes == SIZE_MAX)
+        return UINT64_MAX;
+    return (uint64_t)bytes + (k > have ? sow_retro_scratch_bytes(g, k) : 0) +
+           plan_beside_db(g, lim, board, k);
+}
