@@ -8,7 +8,7 @@
  * rules <- retro <- db, {search, db} <- plan <- cli): it is the one place
  * that turns a sow_db into the search's oracle.
  *
- * The decisions follow a cost model (src/plan/plan.c; its measurements are
+ * The decisions follow a cost model (src/plan/model.c; its measurements are
  * in doc/experiments.md): building a database of k seeds costs its
  * positions at a fixed rate per thread; the search costs grow by a fixed
  * factor per seed the board has above the database (the "excess"). The
