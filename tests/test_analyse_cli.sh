@@ -81,8 +81,9 @@ json 'd["exact"] is True and d["depth"] == 0 and d["score"] == -2 and d["best"] 
 
 # The game review. On a small board every value is exact, so each label
 # must follow from `sow solve`'s value of each position: a move that makes
-# the outcome worse is a mistake, one that loses more than the threshold
-# otherwise an inaccuracy. South's 1 throws away a win (+6 -> -6).
+# the outcome worse, or loses more than the mistake threshold (default 4
+# times the inaccuracy's), is a mistake, one that loses more than the
+# threshold otherwise an inaccuracy. South's 1 throws away a win (+6 -> -6).
 review_check() { # review_check BOARD MOVES THRESHOLD
   local board=$1 moves=$2 thr=$3 vals="" prefix=""
   IFS=, read -ra mv <<<"$moves"
@@ -102,6 +103,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 vals = [v.split() for v in sys.argv[2].strip(";").split(";")]
 thr = int(sys.argv[3])
+assert d["threshold"] == thr and d["mistake_threshold"] == 4 * thr, d
 assert len(d["moves"]) == len(vals) - 1, "one entry per move"
 for k, m in enumerate(d["moves"]):
     (v0, s0, t0), (v1, s1, t1) = vals[k], vals[k + 1]
@@ -109,7 +111,9 @@ for k, m in enumerate(d["moves"]):
     ob, oa = int(s0), int(s1) if t1 == t0 else -int(s1)
     assert m["side"] == t0 and m["before_exact"] and m["after_exact"], m
     assert (m["before"], m["after"], m["loss"]) == (before, after, before - after), (m, before, after)
-    want = "mistake" if oa < ob else "inaccuracy" if before - after > thr else None
+    loss = before - after
+    want = "mistake" if oa < ob or loss > 4 * thr else "inaccuracy" if loss > thr else None
+    assert m["depth"] >= 1, m
     assert m["label"] == want, (m, want)
 PY
 }
@@ -122,8 +126,8 @@ review_check "chungkala --pits 4 --seeds 2" 1,3,2,4,1 1
 json '[m["label"] for m in d["moves"]] == ["mistake", None, "inaccuracy", "inaccuracy", "mistake"]'
 # The text form: a line per move in the record notation, then a line per side.
 expect_status 0 "$SOW" analyse kalah --pits 4 --seeds 3 --moves 1,2,3,4 --review --time 30 --threads 1
-has out '^1\. 1  =\+6 -> =-6  \?\? \(best 2, =\+6\)$'
-has out '^1\.\.\. 2  =\+6 -> =\+6$'
+has out '^1\. 1  =\+6 -> =-6  depth [0-9]+  \?\? \(best 2, =\+6\)$'
+has out '^1\.\.\. 2  =\+6 -> =\+6  depth [0-9]+$'
 has out '^south: 2 moves, 1 mistake, 1 inaccuracy, average loss 10\.00 seeds$'
 [ "$(wc -l <"$T/out")" = 6 ] || fail "review: 4 moves and 2 summary lines expected: $(cat "$T/out")"
 # A Toguz record from a championship, at a small depth: every move once, in
@@ -147,6 +151,23 @@ expect_status 2 "$SOW" analyse kalah --review
 expect_status 2 "$SOW" analyse kalah --moves 1 --threshold 3
 expect_status 2 "$SOW" analyse kalah --moves 1 --review --threshold -1
 expect_status 2 "$SOW" analyse kalah --moves 1 --review --multipv 2
+expect_status 2 "$SOW" analyse kalah --moves 1 --mistake 3
+expect_status 2 "$SOW" analyse kalah --moves 1 --review --threshold 3 --mistake 2
+# The labels of estimates: with the thresholds at 0 and at 1000 seeds, every
+# move that is not the engine's choice and loses a seed is a mistake, then an
+# inaccuracy; the defaults on Toguz 9x9 are 4 and 16 seeds. Every line
+# prints the depth that both of its scores come from.
+expect_status 0 "$SOW" analyse toguz --moves '1. 76 98 2. 66 87' --review --depth 3 --threads 1 --json
+json 'd["threshold"] == 4 and d["mistake_threshold"] == 16'
+json 'all(m["depth"] == 3 for m in d["moves"])'
+json 'all(m["label"] == (None if m["loss"] <= 4 or m["move"] == m["best"] else "inaccuracy" if m["loss"] <= 16 else "mistake") for m in d["moves"])'
+expect_status 0 "$SOW" analyse toguz --moves '1. 76 98 2. 66 87' --review --depth 3 --threads 1 --json --threshold 0 --mistake 0
+json 'all(m["label"] == (None if m["loss"] <= 0 or m["move"] == m["best"] else "mistake") for m in d["moves"])'
+json 'any(m["label"] == "mistake" for m in d["moves"])'
+expect_status 0 "$SOW" analyse toguz --moves '1. 76 98 2. 66 87' --review --depth 3 --threads 1 --json --threshold 0 --mistake 1000
+json 'all(m["label"] == (None if m["loss"] <= 0 or m["move"] == m["best"] else "inaccuracy") for m in d["moves"])'
+expect_status 0 "$SOW" analyse toguz --moves '1. 76 98' --review --depth 3 --threads 1
+has out '^1\. 76  [-+][0-9]+ -> [-+][0-9]+  depth 3( |$)'
 
 # The database: a position within it is exact at depth 1 (without one it
 # is not), with the value sow solve gives; --db saves the files and loads
