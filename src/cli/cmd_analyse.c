@@ -15,7 +15,7 @@
 
 static const char usage[] =
     "usage: sow analyse GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                   [--moves LIST | --position P]\n"
+    "                   [--moves LIST | --record FILE | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
     "                   [--memory SIZE] [--tt-mb MB] [--multipv K] [--eval E]\n"
     "                   [--db DIR] [--db-seeds K | --no-db]\n"
