@@ -448,8 +448,8 @@ typedef struct side_sum {
 static void json_verdict(const cli_game *cg, const verdict *v, int ply)
 {
     printf("%s{\"ply\":%d,\"number\":%d,\"side\":\"%s\",\"move\":\"%s\",\"before\":%d,"
-           "\"before_exact\":%s,\"after\":%d,\"after_exact\":%s,\"loss\":%d,\"depth\":%d,\"best\":\"%s\","
-           "\"best_score\":%d,\"label\":",
+           "\"before_exact\":%s,\"after\":%d,\"after_exact\":%s,\"loss\":%d,\"depth\":%d,"
+           "\"best\":\"%s\",\"best_score\":%d,\"label\":",
            ply ? "," : "", ply + 1, v->number, v->side == SOW_SOUTH ? "south" : "north", v->move,
            sow_score_margin(&cg->g, v->before), v->before_exact ? "true" : "false",
            sow_score_margin(&cg->g, v->after), v->after_exact ? "true" : "false", v->loss,
