@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "sow/analyse.h"
+#include "sow/notation.h"
 
 static const char usage[] =
     "usage: sow match GAME [--pits M] [--seeds N] [--variant A,B]\n"
@@ -25,10 +27,15 @@ static const char usage[] =
     "lines of FILE (a move list as for --moves, one per line) or K random\n"
     "plies (--plies, default 2; --seed, default 1). --jobs J games run side\n"
     "by side (default 1). Prints wins/draws/losses of A, its score and the\n"
-    "Elo difference A - B with a 95% interval. --out DIR saves each game's\n"
-    "record (DIR/game-NNN.txt: the moves for --moves, the opening, the\n"
-    "engines' colours and the result). A game longer than 2000 plies (Toguz\n"
-    "can cycle) is scored as perpetual play: the store difference.\n"
+    "Elo difference A - B with a 95% interval: the normal approximation of the\n"
+    "games' scores; when they leave it no spread (every game won, lost or\n"
+    "drawn) the Wilson score interval of the score instead, and a clean sweep\n"
+    "prints its one bound (\"Elo A - B > +N\": infinite Elo is not excluded).\n"
+    "--out DIR saves each game's record (DIR/game-NNN.txt: the engines'\n"
+    "colours, the opening and the result as comments, then the moves in the\n"
+    "game's record notation, as --record FILE reads it: Toguz \"1. 76 98 ...\",\n"
+    "the other games \"3,1,6\"). A game longer than 2000 plies (Toguz can\n"
+    "cycle) is scored as perpetual play: the store difference.\n"
     "\n"
     "eval=E: full (default: the game's own weights), material (a leaf is the\n"
     "stores) or six weights in hundredths of a seed, ROW:MOBILITY:EXTRA:\n"
@@ -36,7 +43,8 @@ static const char usage[] =
     "eval=25:10:50:50:0:200.\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, a, b, games, wins, draws, losses,\n"
-    "score, elo, elo_low, elo_high, results [{game, a_side, opening, moves,\n"
+    "score, elo, elo_low, elo_high (null: unbounded, for a clean sweep elo too),\n"
+    "interval (normal | wilson), results [{game, a_side, opening, moves,\n"
     "margin}].\n"
     "\n"
     "example: sow match kalah --a depth=6 --b depth=3 --games 20\n";
@@ -198,16 +206,21 @@ static void moves_text(const game_rec *r, int from, int to, char *buf, size_t si
     }
 }
 
+/* Game k's record, written to a temporary name and renamed into place. */
 static void save(const char *dir, int k, const cli_game *cg, const engine *ea, const engine *eb,
                  const game_rec *r)
 {
-    static char all[MAX_GAME_PLIES * 4 + 256];
-    char path[4096];
+    static char all[(MAX_GAME_PLIES + 64) * SOW_RECORD_MOVE_MAX + 8];
+    char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/game-%03d.txt", dir, k + 1);
-    FILE *f = fopen(path, "w");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    sow_pos start;
+    sow_game_start(&cg->g, &start);
+    if (sow_record_format(&cg->g, &start, r->moves, r->n, all, sizeof all, NULL))
+        cli_fail("match: game %d: its moves do not replay as a record", k + 1);
+    FILE *f = fopen(tmp, "w");
     if (!f)
-        cli_fail("match: cannot write %s: %s", path, strerror(errno));
-    moves_text(r, 0, r->n, all, sizeof all);
+        cli_fail("match: cannot write %s: %s", tmp, strerror(errno));
     fprintf(f, "# sow match %s: game %d, A (%s) plays %s, B (%s) plays %s\n",
             sow_game_name(cg->cfg.game), k + 1, ea->text,
             r->a_side == SOW_SOUTH ? "South" : "North", eb->text,
@@ -215,8 +228,13 @@ static void save(const char *dir, int k, const cli_game *cg, const engine *ea, c
     fprintf(f, "# opening: the first %d moves; result: South's margin %+d (%s)\n", r->nopen,
             r->margin, r->result > 0 ? "A wins" : r->result < 0 ? "B wins" : "draw");
     fprintf(f, "%s\n", all);
-    if (fclose(f))
+    if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path))
         cli_fail("match: cannot write %s: %s", path, strerror(errno));
+}
+
+static const char *plural(int n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
 }
 
 static double elo_of(double s)
@@ -226,6 +244,46 @@ static double elo_of(double s)
     if (s >= 1)
         s = 1 - 1e-3;
     return -400.0 * log10(1.0 / s - 1.0);
+}
+
+#define Z95 1.959964
+
+/* The result in Elo: the estimate and its 95% interval. A bound that is
+ * not finite (a clean sweep's far side, and its estimate) is NAN. */
+typedef struct elo_result {
+    double elo, lo, hi;
+    bool wilson;
+} elo_result;
+
+/* From w wins, d draws and l losses of A. The normal approximation of
+ * the game scores' mean, unless they have no spread (all won, all lost
+ * or all drawn): that interval would be a point. Then the Wilson score
+ * interval of the score s over n games, which stays inside (0, 1) and
+ * is wide for few games (2-0: score above 0.34, Elo above -113). */
+static elo_result elo_estimate(int w, int d, int l)
+{
+    double n = w + d + l, s = (w + 0.5 * d) / n;
+    elo_result r = {.elo = w == l ? 0 : elo_of(s)}; /* 0, not -0 */
+    double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / n;
+    if (var > 0) {
+        double se = sqrt(var / n);
+        r.lo = elo_of(s - Z95 * se);
+        r.hi = elo_of(s + Z95 * se);
+        return r;
+    }
+    r.wilson = true;
+    double z2 = Z95 * Z95, c = (s + z2 / (2 * n)) / (1 + z2 / n);
+    double h = Z95 * sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+    r.lo = l == n ? NAN : elo_of(c - h);
+    r.hi = w == n ? NAN : elo_of(c + h);
+    if (w == n || l == n)
+        r.elo = NAN;
+    return r;
+}
+
+static void json_num(const char *key, double v)
+{
+    printf(isnan(v) ? ",\"%s\":null" : ",\"%s\":%.1f", key, v);
 }
 
 static char **read_openings(const char *file, int *n)
@@ -308,19 +366,17 @@ int cmd_match(int argc, char **argv)
         if (out)
             save(out, k, &cg, &ea, &eb, &rec[k]);
     }
-    /* The score's 95% interval from the games' variance (normal approx.). */
-    double n = ngames, s = (w + 0.5 * d) / n;
-    double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / n;
-    double se = sqrt(var / n);
-    double elo = elo_of(s), lo = elo_of(s - 1.96 * se), hi = elo_of(s + 1.96 * se);
-    if (w == l)
-        elo = 0; /* not -0 */
+    double s = (w + 0.5 * d) / ngames;
+    elo_result er = elo_estimate(w, d, l);
     if (cg.json) {
         printf("{");
         cli_json_game(&cg);
         printf(",\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
-               "\"score\":%.4f,\"elo\":%.1f,\"elo_low\":%.1f,\"elo_high\":%.1f,\"results\":[",
-               ea.text, eb.text, ngames, w, d, l, s, elo, lo, hi);
+               "\"score\":%.4f", ea.text, eb.text, ngames, w, d, l, s);
+        json_num("elo", er.elo);
+        json_num("elo_low", er.lo);
+        json_num("elo_high", er.hi);
+        printf(",\"interval\":\"%s\",\"results\":[", er.wilson ? "wilson" : "normal");
         static char mt[MAX_GAME_PLIES * 4 + 16], op[1024];
         for (int k = 0; k < ngames; k++) {
             moves_text(&rec[k], 0, rec[k].n, mt, sizeof mt);
@@ -334,9 +390,14 @@ int cmd_match(int argc, char **argv)
     } else {
         printf("%s: A (%s) vs B (%s), %d games\n", sow_game_name(cg.cfg.game), ea.text, eb.text,
                ngames);
-        printf("A: %d wins, %d draws, %d losses; score %.3f; Elo A - B %+.0f [%+.0f, %+.0f] "
-               "(95%%)\n",
-               w, d, l, s, elo, lo, hi);
+        printf("A: %d %s, %d %s, %d %s; score %.3f; ", w, plural(w, "win", "wins"), d,
+               plural(d, "draw", "draws"), l, plural(l, "loss", "losses"), s);
+        if (isnan(er.hi))
+            printf("Elo A - B > %+.0f (95%%, a clean sweep)\n", er.lo);
+        else if (isnan(er.lo))
+            printf("Elo A - B < %+.0f (95%%, a clean sweep)\n", er.hi);
+        else
+            printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", er.elo, er.lo, er.hi);
     }
     for (int i = 0; i < nlines; i++)
         free(lines[i]);
