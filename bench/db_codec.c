@@ -1,0 +1,303 @@
+/* db_codec.c - what a database level costs under a 4-bit code, measured on
+ * real tables: the distribution of the values, the size of a candidate
+ * code with one memory access a probe, and its random probe rate against
+ * today's one byte a position (issue "Databases of at most 4 bits a
+ * position"; doc/experiments.md, "4-bit databases: the values measured").
+ *
+ * The candidate, L4 (a prototype here, not the file format):
+ *
+ *   one 64-byte line per 126 consecutive ranks
+ *   +--------+-------------------------------------------+
+ *   | base 8 | 126 codes of 4 bits (rank r: nibble r%126) |
+ *   +--------+-------------------------------------------+
+ *   code c < 15: value = dict[base + c]   (dict: the level's distinct
+ *                                          values, sorted)
+ *   code 15:     escape, value in a hash table keyed by rank
+ *                (8 bytes an entry, at most half full)
+ *
+ * so a probe reads one line, like today's byte, and an escape one more.
+ * Entropies are the bounds of any code: H0 of the values alone, H|ctx given
+ * the mover's seeds sA, the pits that reach the store exactly, and the
+ * empty pits of each row, and H|prev given the value of the rank before
+ * (an entropy coder conditioned on those could not do better).
+ *
+ * usage: db_codec --game G --pits M --max-seeds K [--variant V] [--dir D]
+ *                 [--from K0] [--probes N] [--reps R]
+ * Loads seed counts 0..K from D (no build; without D builds them in
+ * memory) and prints one JSON object a level from K0 on.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sow/db.h"
+#include "sow/retro.h"
+
+enum { LINE_RANKS = 126, LINE_BYTES = 64, ESC = 15 };
+
+typedef struct l4 {
+    uint8_t *line;      /* LINE_BYTES per line */
+    int8_t dict[256];
+    uint64_t *hash;     /* (rank + 1) | value << 56; 0 empty */
+    uint64_t hmask;
+    int hbits;
+    uint64_t nesc;
+} l4;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline uint64_t hslot(const l4 *c, uint64_t r)
+{
+    return (r * 0x9E3779B97F4A7C15ull) >> (64 - c->hbits);
+}
+
+static void hput(l4 *c, uint64_t r, int8_t v)
+{
+    uint64_t s = hslot(c, r);
+    while (c->hash[s])
+        s = (s + 1) & c->hmask;
+    c->hash[s] = (r + 1) | (uint64_t)(uint8_t)v << 56;
+}
+
+static inline int hget(const l4 *c, uint64_t r)
+{
+    uint64_t s = hslot(c, r);
+    while ((c->hash[s] & ((1ull << 56) - 1)) != r + 1)
+        s = (s + 1) & c->hmask;
+    return (int8_t)(c->hash[s] >> 56);
+}
+
+static inline int l4_get(const l4 *c, uint64_t r)
+{
+    const uint8_t *ln = c->line + (r / LINE_RANKS) * LINE_BYTES;
+    unsigned i = (unsigned)(r % LINE_RANKS);
+    unsigned code = (ln[1 + i / 2] >> ((i & 1) * 4)) & 0xf;
+    if (__builtin_expect(code == ESC, 0))
+        return hget(c, r);
+    return c->dict[ln[0] + code];
+}
+
+/* Codes the level t of n entries; idx maps a value (+128) to its place in
+ * dict. Returns false if out of memory. */
+static bool l4_make(l4 *c, const int8_t *t, uint64_t n, const int *idx)
+{
+    uint64_t lines = (n + LINE_RANKS - 1) / LINE_RANKS;
+    c->line = calloc(lines, LINE_BYTES);
+    if (!c->line)
+        return false;
+    c->nesc = 0;
+    uint8_t *base = c->line;
+    for (uint64_t l = 0; l < lines; l++, base += LINE_BYTES) {
+        uint64_t r0 = l * LINE_RANKS, r1 = r0 + LINE_RANKS < n ? r0 + LINE_RANKS : n;
+        int h[256] = {0};
+        for (uint64_t r = r0; r < r1; r++)
+            h[idx[(uint8_t)(t[r] + 128)]]++;
+        int best = -1, at = 0;
+        for (int b = 0; b < 256; b++) {
+            int w = 0;
+            for (int j = b; j < b + ESC && j < 256; j++)
+                w += h[j];
+            if (w > best) {
+                best = w;
+                at = b;
+            }
+        }
+        base[0] = (uint8_t)at;
+        for (uint64_t r = r0; r < r1; r++) {
+            int x = idx[(uint8_t)(t[r] + 128)] - at;
+            unsigned code = x >= 0 && x < ESC ? (unsigned)x : ESC;
+            c->nesc += code == ESC;
+            unsigned i = (unsigned)(r - r0);
+            base[1 + i / 2] |= (uint8_t)(code << ((i & 1) * 4));
+        }
+    }
+    c->hbits = 4;
+    while ((1ull << c->hbits) < 2 * c->nesc)
+        c->hbits++;
+    c->hmask = (1ull << c->hbits) - 1;
+    c->hash = calloc(c->hmask + 1, sizeof *c->hash);
+    if (!c->hash)
+        return false;
+    for (uint64_t r = 0; r < n; r++) {
+        unsigned i = (unsigned)(r % LINE_RANKS);
+        const uint8_t *ln = c->line + (r / LINE_RANKS) * LINE_BYTES;
+        if (((ln[1 + i / 2] >> ((i & 1) * 4)) & 0xf) == ESC)
+            hput(c, r, t[r]);
+    }
+    return true;
+}
+
+/* Entropy (bits) of the values given the context the table t counts. */
+static double entropy(const uint64_t *t, size_t nctx, uint64_t n)
+{
+    double h = 0;
+    for (size_t c = 0; c < nctx; c++) {
+        uint64_t tot = 0;
+        for (int v = 0; v < 256; v++)
+            tot += t[c * 256 + v];
+        for (int v = 0; v < 256; v++)
+            if (t[c * 256 + v])
+                h -= (double)t[c * 256 + v] / (double)n *
+                     log2((double)t[c * 256 + v] / (double)tot);
+    }
+    return h;
+}
+
+/* H0, H given (sA, exact-store pits, empty pits of each row) and H given
+ * the previous rank's value (what a sequential block code could use). */
+static void entropies(const int8_t *t, uint64_t n, int m, int k, double *h0, double *hc,
+                      double *hp)
+{
+    size_t nctx = (size_t)(k + 1) * 8 * 8 * 8;
+    uint64_t *c0 = calloc(256, sizeof *c0), *cc = calloc(nctx * 256, sizeof *cc);
+    uint64_t *cp = calloc(256 * 256, sizeof *cp);
+    uint8_t c[SOW_IDX_MAX_PARTS] = {0};
+    c[2 * m - 1] = (uint8_t)k;
+    for (uint64_t r = 0; r < n; r++) {
+        int v = (uint8_t)(t[r] + 128), sA = 0, direct = 0, ea = 0, eb = 0;
+        for (int j = 0; j < m; j++) {
+            sA += c[j];
+            direct += c[j] == m - j;
+            ea += !c[j];
+            eb += !c[m + j];
+        }
+        direct = direct > 7 ? 7 : direct;
+        ea = ea > 7 ? 7 : ea;
+        eb = eb > 7 ? 7 : eb;
+        c0[v]++;
+        if (r > 0)
+            cp[(size_t)(uint8_t)(t[r - 1] + 128) * 256 + (size_t)v]++;
+        cc[(((size_t)sA * 8 + (size_t)direct) * 8 + (size_t)ea) * 8 * 256 + (size_t)eb * 256 + (size_t)v]++;
+        sow_index_next(2 * m, c);
+    }
+    *h0 = entropy(c0, 1, n);
+    *hc = entropy(cc, nctx, n);
+    *hp = n > 1 ? entropy(cp, 256, n - 1) : 0;
+    free(c0);
+    free(cc);
+    free(cp);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    const char *game = "kalah", *variant = "", *dir = NULL;
+    int m = 6, K = 16, from = 0, reps = 3;
+    uint64_t probes = 20000000;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--game"))
+            game = argv[i + 1];
+        else if (!strcmp(argv[i], "--pits"))
+            m = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--max-seeds"))
+            K = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--variant"))
+            variant = argv[i + 1];
+        else if (!strcmp(argv[i], "--dir"))
+            dir = argv[i + 1];
+        else if (!strcmp(argv[i], "--from"))
+            from = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--probes"))
+            probes = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--reps"))
+            reps = atoi(argv[i + 1]);
+        else {
+            fprintf(stderr, "db_codec: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    sow_config cfg = {0};
+    sow_game g;
+    char why[512];
+    if (sow_game_parse(game, &cfg.game) || sow_variant_parse(cfg.game, variant, &cfg.variant)) {
+        fprintf(stderr, "db_codec: bad game or variant\n");
+        return 2;
+    }
+    cfg.pits = m;
+    cfg.seeds = 1;
+    if (sow_game_init(&g, &cfg)) {
+        fprintf(stderr, "db_codec: bad game\n");
+        return 2;
+    }
+    sow_db *db;
+    sow_db_options o = {.no_build = dir != NULL, .in_place = false};
+    if (sow_db_open(&g, K, dir, &o, &db, why, sizeof why)) {
+        fprintf(stderr, "db_codec: %s\n", why);
+        return 2;
+    }
+    for (int k = from; k <= K; k++) {
+        const int8_t *t = db->table[k];
+        uint64_t n = sow_retro_level_size(&g, k);
+        int idx[256] = {0}, nv = 0;
+        l4 c = {0};
+        for (uint64_t r = 0; r < n; r++)
+            idx[(uint8_t)(t[r] + 128)] = 1;
+        for (int v = 0; v < 256; v++)
+            if (idx[v]) {
+                c.dict[nv] = (int8_t)(v - 128);
+                idx[v] = nv++;
+            }
+        if (!l4_make(&c, t, n, idx)) {
+            fprintf(stderr, "db_codec: out of memory\n");
+            return 1;
+        }
+        for (uint64_t r = 0; r < n; r++)
+            if (l4_get(&c, r) != t[r]) {
+                fprintf(stderr, "db_codec: L4 decodes rank %llu of k=%d wrongly\n",
+                        (unsigned long long)r, k);
+                return 1;
+            }
+        uint64_t lines = (n + LINE_RANKS - 1) / LINE_RANKS;
+        double bits = (double)(lines * LINE_BYTES + (c.hmask + 1) * 8) * 8 / (double)n;
+        double h0 = 0, hc = 0, hp = 0;
+        if (g.landing != SOW_LAND_TOGUZ)
+            entropies(t, n, m, k, &h0, &hc, &hp);
+        /* Random probes, the same ranks for both, alternated. */
+        double r8[16], r4[16];
+        long sink = 0;
+        int R = reps < 16 ? reps : 16;
+        for (int rep = 0; rep < R; rep++) {
+            uint64_t x = 0x12345678u + (uint64_t)rep;
+            double t0 = now();
+            for (uint64_t i = 0; i < probes; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                sink += t[(x >> 11) % n];
+            }
+            double t1 = now();
+            x = 0x12345678u + (uint64_t)rep;
+            for (uint64_t i = 0; i < probes; i++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                sink -= l4_get(&c, (x >> 11) % n);
+            }
+            double t2 = now();
+            r8[rep] = (double)probes / (t1 - t0) / 1e6;
+            r4[rep] = (double)probes / (t2 - t1) / 1e6;
+        }
+        qsort(r8, (size_t)R, sizeof *r8, cmp_double);
+        qsort(r4, (size_t)R, sizeof *r4, cmp_double);
+        printf("{\"game\":\"%s\",\"m\":%d,\"k\":%d,\"entries\":%llu,\"values\":%d,"
+               "\"h0_bits\":%.3f,\"hctx_bits\":%.3f,\"hprev_bits\":%.3f,\"l4_escapes\":%.5f,\"l4_bits\":%.3f,"
+               "\"int8_mprobes\":%.1f,\"l4_mprobes\":%.1f,\"check\":%ld}\n",
+               game, m, k, (unsigned long long)n, nv, h0, hc, hp, (double)c.nesc / (double)n, bits,
+               r8[R / 2], r4[R / 2], sink == 0 ? 0L : 1L);
+        fflush(stdout);
+        free(c.line);
+        free(c.hash);
+    }
+    sow_db_close(db);
+    return 0;
+}
