@@ -4,16 +4,17 @@
  * today's one byte a position (issue "Databases of at most 4 bits a
  * position"; doc/experiments.md, "4-bit databases: the values measured").
  *
- * The candidate, L4 (a prototype here, not the file format):
+ * The candidate, L4 (a prototype here, not the file format), w = 4 bits
+ * by default (--bits 3 and 5 for comparison):
  *
- *   one 64-byte line per 126 consecutive ranks
- *   +--------+-------------------------------------------+
- *   | base 8 | 126 codes of 4 bits (rank r: nibble r%126) |
- *   +--------+-------------------------------------------+
- *   code c < 15: value = dict[base + c]   (dict: the level's distinct
+ *   one 64-byte line per N = 504/w consecutive ranks (126 for w = 4)
+ *   +--------+------------------------------------------------+
+ *   | base 8 | N codes of w bits (rank r: code r%N, from bit 8) |
+ *   +--------+------------------------------------------------+
+ *   code c < 2^w-1: value = dict[base + c] (dict: the level's distinct
  *                                          values, sorted)
- *   code 15:     escape, value in a hash table keyed by rank
- *                (8 bytes an entry, at most half full)
+ *   code 2^w-1:     escape, value in a hash table keyed by rank
+ *                   (8 bytes an entry, at most half full)
  *
  * so a probe reads one line, like today's byte, and an escape one more.
  * Probe rates: independent random ranks (throughput: misses overlap), and
@@ -24,7 +25,7 @@
  * (an entropy coder conditioned on those could not do better).
  *
  * usage: db_codec --game G --pits M --max-seeds K [--variant V] [--dir D]
- *                 [--from K0] [--probes N] [--reps R]
+ *                 [--from K0] [--probes N] [--reps R] [--bits W]
  * Loads seed counts 0..K from D (no build; without D builds them in
  * memory) and prints one JSON object a level from K0 on.
  */
@@ -40,9 +41,13 @@
 #include "sow/db.h"
 #include "sow/retro.h"
 
-enum { LINE_RANKS = 126, LINE_BYTES = 64, ESC = 15 };
+enum { LINE_BYTES = 64, LINE_CODE_BITS = 8 * LINE_BYTES - 8 };
+
+/* Ranks a line holds with w-bit codes (w = 3, 4, 5: 168, 126, 100). */
+#define LINE_RANKS(w) (LINE_CODE_BITS / (w))
 
 typedef struct l4 {
+    int w;              /* bits a code */
     uint8_t *line;      /* LINE_BYTES per line */
     int8_t dict[256];
     uint64_t *hash;     /* (rank + 1) | value << 56; 0 empty */
@@ -94,48 +99,69 @@ static inline int hget(const l4 *c, uint64_t r)
     return (int8_t)(c->hash[s] >> 56);
 }
 
-static inline int l4_get(const l4 *c, uint64_t r)
+/* Code i of a line: bits 8 + i*w .. of the line, little-endian. */
+static inline unsigned line_code(const uint8_t *ln, unsigned i, int w)
 {
-    const uint8_t *ln = c->line + (r / LINE_RANKS) * LINE_BYTES;
-    unsigned i = (unsigned)(r % LINE_RANKS);
-    unsigned code = (ln[1 + i / 2] >> ((i & 1) * 4)) & 0xf;
-    if (__builtin_expect(code == ESC, 0))
+    unsigned bit = 8 + i * (unsigned)w;
+    unsigned two = ln[bit / 8] | (unsigned)ln[bit / 8 + 1] << 8;
+    return (two >> (bit % 8)) & ((1u << w) - 1);
+}
+
+static inline __attribute__((always_inline)) int l4_get_w(const l4 *c, uint64_t r, int w)
+{
+    const uint8_t *ln = c->line + (r / LINE_RANKS(w)) * LINE_BYTES;
+    unsigned code = line_code(ln, (unsigned)(r % LINE_RANKS(w)), w);
+    if (__builtin_expect(code == (1u << w) - 1, 0))
         return hget(c, r);
     return c->dict[ln[0] + code];
+}
+
+/* The width as a constant in each branch: divisions by a constant. */
+static inline int l4_get(const l4 *c, uint64_t r)
+{
+    switch (c->w) {
+    case 3: return l4_get_w(c, r, 3);
+    case 5: return l4_get_w(c, r, 5);
+    default: return l4_get_w(c, r, 4);
+    }
 }
 
 /* Codes the level t of n entries; idx maps a value (+128) to its place in
  * dict. Returns false if out of memory. */
 static bool l4_make(l4 *c, const int8_t *t, uint64_t n, const int *idx)
 {
-    uint64_t lines = (n + LINE_RANKS - 1) / LINE_RANKS;
-    c->line = huge_zalloc(lines * LINE_BYTES);
+    const int w = c->w;
+    const unsigned esc = (1u << w) - 1, N = LINE_RANKS(w);
+    uint64_t lines = (n + N - 1) / N;
+    /* + 1: the last code's second byte */
+    c->line = huge_zalloc(lines * LINE_BYTES + 1);
     if (!c->line)
         return false;
     c->nesc = 0;
     uint8_t *base = c->line;
     for (uint64_t l = 0; l < lines; l++, base += LINE_BYTES) {
-        uint64_t r0 = l * LINE_RANKS, r1 = r0 + LINE_RANKS < n ? r0 + LINE_RANKS : n;
+        uint64_t r0 = l * N, r1 = r0 + N < n ? r0 + N : n;
         int h[256] = {0};
         for (uint64_t r = r0; r < r1; r++)
             h[idx[(uint8_t)(t[r] + 128)]]++;
         int best = -1, at = 0;
         for (int b = 0; b < 256; b++) {
-            int w = 0;
-            for (int j = b; j < b + ESC && j < 256; j++)
-                w += h[j];
-            if (w > best) {
-                best = w;
+            int cov = 0;
+            for (int j = b; j < b + (int)esc && j < 256; j++)
+                cov += h[j];
+            if (cov > best) {
+                best = cov;
                 at = b;
             }
         }
         base[0] = (uint8_t)at;
         for (uint64_t r = r0; r < r1; r++) {
             int x = idx[(uint8_t)(t[r] + 128)] - at;
-            unsigned code = x >= 0 && x < ESC ? (unsigned)x : ESC;
-            c->nesc += code == ESC;
-            unsigned i = (unsigned)(r - r0);
-            base[1 + i / 2] |= (uint8_t)(code << ((i & 1) * 4));
+            unsigned code = x >= 0 && x < (int)esc ? (unsigned)x : esc;
+            c->nesc += code == esc;
+            unsigned bit = 8 + (unsigned)(r - r0) * (unsigned)w;
+            base[bit / 8] |= (uint8_t)(code << (bit % 8));
+            base[bit / 8 + 1] |= (uint8_t)(code >> (8 - bit % 8));
         }
     }
     c->hbits = 4;
@@ -146,9 +172,8 @@ static bool l4_make(l4 *c, const int8_t *t, uint64_t n, const int *idx)
     if (!c->hash)
         return false;
     for (uint64_t r = 0; r < n; r++) {
-        unsigned i = (unsigned)(r % LINE_RANKS);
-        const uint8_t *ln = c->line + (r / LINE_RANKS) * LINE_BYTES;
-        if (((ln[1 + i / 2] >> ((i & 1) * 4)) & 0xf) == ESC)
+        const uint8_t *ln = c->line + (r / N) * LINE_BYTES;
+        if (line_code(ln, (unsigned)(r % N), w) == esc)
             hput(c, r, t[r]);
     }
     return true;
@@ -214,7 +239,7 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *game = "kalah", *variant = "", *dir = NULL;
-    int m = 6, K = 16, from = 0, reps = 3;
+    int m = 6, K = 16, from = 0, reps = 3, bits_w = 4;
     uint64_t probes = 20000000;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--game"))
@@ -231,12 +256,18 @@ int main(int argc, char **argv)
             from = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--probes"))
             probes = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--bits"))
+            bits_w = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
         else {
             fprintf(stderr, "db_codec: unknown option %s\n", argv[i]);
             return 2;
         }
+    }
+    if (bits_w < 3 || bits_w > 5) {
+        fprintf(stderr, "db_codec: --bits is 3, 4 or 5\n");
+        return 2;
     }
     sow_config cfg = {0};
     sow_game g;
@@ -261,7 +292,7 @@ int main(int argc, char **argv)
         const int8_t *t = db->table[k];
         uint64_t n = sow_retro_level_size(&g, k);
         int idx[256] = {0}, nv = 0;
-        l4 c = {0};
+        l4 c = {.w = bits_w};
         for (uint64_t r = 0; r < n; r++)
             idx[(uint8_t)(t[r] + 128)] = 1;
         for (int v = 0; v < 256; v++)
@@ -279,7 +310,7 @@ int main(int argc, char **argv)
                         (unsigned long long)r, k);
                 return 1;
             }
-        uint64_t lines = (n + LINE_RANKS - 1) / LINE_RANKS;
+        uint64_t lines = (n + LINE_RANKS(c.w) - 1) / LINE_RANKS(c.w);
         double bits = (double)(lines * LINE_BYTES + (c.hmask + 1) * 8) * 8 / (double)n;
         double h0 = 0, hc = 0, hp = 0;
         if (g.landing != SOW_LAND_TOGUZ)
@@ -330,10 +361,11 @@ int main(int argc, char **argv)
         qsort(r8, (size_t)R, sizeof *r8, cmp_double);
         qsort(r4, (size_t)R, sizeof *r4, cmp_double);
         printf("{\"game\":\"%s\",\"m\":%d,\"k\":%d,\"entries\":%llu,\"values\":%d,"
-               "\"h0_bits\":%.3f,\"hctx_bits\":%.3f,\"hprev_bits\":%.3f,\"l4_escapes\":%.5f,\"l4_bits\":%.3f,"
+               "\"h0_bits\":%.3f,\"hctx_bits\":%.3f,\"hprev_bits\":%.3f,"
+               "\"l4_width\":%d,\"l4_escapes\":%.5f,\"l4_bits\":%.3f,"
                "\"int8_mprobes\":%.1f,\"l4_mprobes\":%.1f,\"int8_ns\":%.1f,\"l4_ns\":%.1f,"
                "\"check\":%ld}\n",
-               game, m, k, (unsigned long long)n, nv, h0, hc, hp, (double)c.nesc / (double)n, bits,
+               game, m, k, (unsigned long long)n, nv, h0, hc, hp, c.w, (double)c.nesc / (double)n, bits,
                r8[R / 2], r4[R / 2], l8[R / 2], l4n[R / 2], sink == 0 ? 0L : 1L);
         fflush(stdout);
         free(c.line);
