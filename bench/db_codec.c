@@ -197,8 +197,8 @@ static double entropy(const uint64_t *t, size_t nctx, uint64_t n)
 
 /* H0, H given (sA, exact-store pits, empty pits of each row) and H given
  * the previous rank's value (what a sequential block code could use). */
-static void entropies(const int8_t *t, uint64_t n, int m, int k, double *h0, double *hc,
-                      double *hp)
+static void entropies(const int8_t *t, uint64_t n, int m, int k, bool ctx, double *h0,
+                      double *hc, double *hp)
 {
     size_t nctx = (size_t)(k + 1) * 8 * 8 * 8;
     uint64_t *c0 = calloc(256, sizeof *c0), *cc = calloc(nctx * 256, sizeof *cc);
@@ -207,6 +207,11 @@ static void entropies(const int8_t *t, uint64_t n, int m, int k, double *h0, dou
     c[2 * m - 1] = (uint8_t)k;
     for (uint64_t r = 0; r < n; r++) {
         int v = (uint8_t)(t[r] + 128), sA = 0, direct = 0, ea = 0, eb = 0;
+        c0[v]++;
+        if (r > 0)
+            cp[(size_t)(uint8_t)(t[r - 1] + 128) * 256 + (size_t)v]++;
+        if (!ctx)
+            continue; /* Toguz: its ranks are not the plain boards' */
         for (int j = 0; j < m; j++) {
             sA += c[j];
             direct += c[j] == m - j;
@@ -216,9 +221,6 @@ static void entropies(const int8_t *t, uint64_t n, int m, int k, double *h0, dou
         direct = direct > 7 ? 7 : direct;
         ea = ea > 7 ? 7 : ea;
         eb = eb > 7 ? 7 : eb;
-        c0[v]++;
-        if (r > 0)
-            cp[(size_t)(uint8_t)(t[r - 1] + 128) * 256 + (size_t)v]++;
         cc[(((size_t)sA * 8 + (size_t)direct) * 8 + (size_t)ea) * 8 * 256 + (size_t)eb * 256 + (size_t)v]++;
         sow_index_next(2 * m, c);
     }
@@ -313,8 +315,11 @@ int main(int argc, char **argv)
         uint64_t lines = (n + LINE_RANKS(c.w) - 1) / LINE_RANKS(c.w);
         double bits = (double)(lines * LINE_BYTES + (c.hmask + 1) * 8) * 8 / (double)n;
         double h0 = 0, hc = 0, hp = 0;
-        if (g.landing != SOW_LAND_TOGUZ)
-            entropies(t, n, m, k, &h0, &hc, &hp);
+        bool ctx = g.landing != SOW_LAND_TOGUZ;
+        entropies(t, n, m, k, ctx, &h0, &hc, &hp);
+        char hcs[32] = "null";
+        if (ctx)
+            snprintf(hcs, sizeof hcs, "%.3f", hc);
         /* Random probes, the same ranks for both, alternated. */
         double r8[16], r4[16], l8[16], l4n[16];
         long sink = 0;
@@ -361,11 +366,11 @@ int main(int argc, char **argv)
         qsort(r8, (size_t)R, sizeof *r8, cmp_double);
         qsort(r4, (size_t)R, sizeof *r4, cmp_double);
         printf("{\"game\":\"%s\",\"m\":%d,\"k\":%d,\"entries\":%llu,\"values\":%d,"
-               "\"h0_bits\":%.3f,\"hctx_bits\":%.3f,\"hprev_bits\":%.3f,"
+               "\"h0_bits\":%.3f,\"hctx_bits\":%s,\"hprev_bits\":%.3f,"
                "\"l4_width\":%d,\"l4_escapes\":%.5f,\"l4_bits\":%.3f,"
                "\"int8_mprobes\":%.1f,\"l4_mprobes\":%.1f,\"int8_ns\":%.1f,\"l4_ns\":%.1f,"
                "\"check\":%ld}\n",
-               game, m, k, (unsigned long long)n, nv, h0, hc, hp, c.w, (double)c.nesc / (double)n, bits,
+               game, m, k, (unsigned long long)n, nv, h0, hcs, hp, c.w, (double)c.nesc / (double)n, bits,
                r8[R / 2], r4[R / 2], l8[R / 2], l4n[R / 2], sink == 0 ? 0L : 1L);
         fflush(stdout);
         free(c.line);
