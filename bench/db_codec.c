@@ -238,37 +238,163 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Median rates of R rounds on the same random ranks, alternated: a byte
+ * against the code, independent ranks (M probes/s) and dependent ones
+ * (ns a probe). *sink stays 0 when both read the same values. */
+typedef struct rates {
+    double r8, r4, l8, l4;
+} rates;
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return x[n / 2];
+}
+
+static void lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+static rates probe_rates(const int8_t *t, const l4 *c, uint64_t n, uint64_t probes, int R,
+                         long *sink)
+{
+    double r8[16], r4[16], l8[16], l4n[16];
+    uint64_t lp = probes / 8 + 1;
+    for (int rep = 0; rep < R; rep++) {
+        const uint64_t seed = 0x12345678u + (uint64_t)rep;
+        uint64_t x = seed;
+        double t0 = now();
+        for (uint64_t i = 0; i < probes; i++, lcg(&x))
+            *sink += t[(x >> 11) % n];
+        double t1 = now();
+        x = seed;
+        for (uint64_t i = 0; i < probes; i++, lcg(&x))
+            *sink -= l4_get(c, (x >> 11) % n);
+        double t2 = now();
+        r8[rep] = (double)probes / (t1 - t0) / 1e6;
+        r4[rep] = (double)probes / (t2 - t1) / 1e6;
+        /* Latency: each rank depends on the value read before it. */
+        int v = 0;
+        x = seed;
+        t0 = now();
+        for (uint64_t i = 0; i < lp; i++, x += (uint64_t)(v & 1), lcg(&x))
+            v = t[(x >> 11) % n];
+        t1 = now();
+        *sink += v;
+        v = 0;
+        x = seed;
+        for (uint64_t i = 0; i < lp; i++, x += (uint64_t)(v & 1), lcg(&x))
+            v = l4_get(c, (x >> 11) % n);
+        t2 = now();
+        *sink -= v;
+        l8[rep] = (t1 - t0) / (double)lp * 1e9;
+        l4n[rep] = (t2 - t1) / (double)lp * 1e9;
+    }
+    return (rates){median(r8, R), median(r4, R), median(l8, R), median(l4n, R)};
+}
+
+/* Measures level k of db and prints its JSON line; 1 on failure. */
+static int measure(const sow_game *g, const sow_db *db, int k, int w, uint64_t probes, int R,
+                   const char *game)
+{
+    const int8_t *t = db->table[k];
+    uint64_t n = sow_retro_level_size(g, k);
+    int idx[256] = {0}, nv = 0;
+    l4 c = {.w = w};
+    for (uint64_t r = 0; r < n; r++)
+        idx[(uint8_t)(t[r] + 128)] = 1;
+    for (int v = 0; v < 256; v++)
+        if (idx[v]) {
+            c.dict[nv] = (int8_t)(v - 128);
+            idx[v] = nv++;
+        }
+    if (!l4_make(&c, t, n, idx)) {
+        fprintf(stderr, "db_codec: out of memory\n");
+        return 1;
+    }
+    for (uint64_t r = 0; r < n; r++)
+        if (l4_get(&c, r) != t[r]) {
+            fprintf(stderr, "db_codec: L4 decodes rank %llu of k=%d wrongly\n",
+                    (unsigned long long)r, k);
+            return 1;
+        }
+    uint64_t lines = (n + LINE_RANKS(w) - 1) / LINE_RANKS(w);
+    double bits = (double)(lines * LINE_BYTES + (c.hmask + 1) * 8) * 8 / (double)n;
+    double h0 = 0, hc = 0, hp = 0;
+    bool ctx = g->landing != SOW_LAND_TOGUZ;
+    entropies(t, n, g->m, k, ctx, &h0, &hc, &hp);
+    char hcs[32] = "null";
+    if (ctx)
+        snprintf(hcs, sizeof hcs, "%.3f", hc);
+    long sink = 0;
+    rates q = probe_rates(t, &c, n, probes, R, &sink);
+    printf("{\"game\":\"%s\",\"m\":%d,\"k\":%d,\"entries\":%llu,\"values\":%d,"
+           "\"h0_bits\":%.3f,\"hctx_bits\":%s,\"hprev_bits\":%.3f,"
+           "\"l4_width\":%d,\"l4_escapes\":%.5f,\"l4_bits\":%.3f,"
+           "\"int8_mprobes\":%.1f,\"l4_mprobes\":%.1f,\"int8_ns\":%.1f,\"l4_ns\":%.1f,"
+           "\"check\":%ld}\n",
+           game, g->m, k, (unsigned long long)n, nv, h0, hcs, hp, w, (double)c.nesc / (double)n,
+           bits, q.r8, q.r4, q.l8, q.l4, sink == 0 ? 0L : 1L);
+    fflush(stdout);
+    free(c.line);
+    free(c.hash);
+    if (sink) {
+        fprintf(stderr, "db_codec: the probes of k=%d read other values than the table's\n", k);
+        return 1;
+    }
+    return 0;
+}
+
+static const char usage[] =
+    "usage: db_codec [--game G] [--pits M] [--max-seeds K] [--variant V] [--dir D]\n"
+    "                [--from K0] [--probes N] [--reps R] [--bits W]\n"
+    "Loads seed counts 0..K of G's database from D (without D: builds them in\n"
+    "memory) and prints one JSON object a level from K0 on: its values'\n"
+    "entropies and a one-access code of W (3, 4, 5) bits a position, checked\n"
+    "on every rank, with its random probe rates against a byte's.\n";
+
 int main(int argc, char **argv)
 {
     const char *game = "kalah", *variant = "", *dir = NULL;
-    int m = 6, K = 16, from = 0, reps = 3, bits_w = 4;
+    int m = 6, K = 16, from = 0, reps = 3, w = 4;
     uint64_t probes = 20000000;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--game"))
-            game = argv[i + 1];
-        else if (!strcmp(argv[i], "--pits"))
-            m = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--max-seeds"))
-            K = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--variant"))
-            variant = argv[i + 1];
-        else if (!strcmp(argv[i], "--dir"))
-            dir = argv[i + 1];
-        else if (!strcmp(argv[i], "--from"))
-            from = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--probes"))
-            probes = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--bits"))
-            bits_w = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--reps"))
-            reps = atoi(argv[i + 1]);
+    for (int i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "db_codec: %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--game"))
+            game = v;
+        else if (!strcmp(a, "--pits"))
+            m = atoi(v);
+        else if (!strcmp(a, "--max-seeds"))
+            K = atoi(v);
+        else if (!strcmp(a, "--variant"))
+            variant = v;
+        else if (!strcmp(a, "--dir"))
+            dir = v;
+        else if (!strcmp(a, "--from"))
+            from = atoi(v);
+        else if (!strcmp(a, "--probes"))
+            probes = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--bits"))
+            w = atoi(v);
+        else if (!strcmp(a, "--reps"))
+            reps = atoi(v);
         else {
-            fprintf(stderr, "db_codec: unknown option %s\n", argv[i]);
+            fprintf(stderr, "db_codec: unknown option %s (--help)\n", a);
             return 2;
         }
     }
-    if (bits_w < 3 || bits_w > 5) {
-        fprintf(stderr, "db_codec: --bits is 3, 4 or 5\n");
+    if (w < 3 || w > 5 || reps < 1 || reps > 16 || probes < 1 || from < 0) {
+        fprintf(stderr, "db_codec: --bits is 3, 4 or 5, --reps 1..16, --probes >= 1, "
+                        "--from >= 0\n");
         return 2;
     }
     sow_config cfg = {0};
@@ -281,101 +407,18 @@ int main(int argc, char **argv)
     cfg.pits = m;
     cfg.seeds = 1;
     if (sow_game_init(&g, &cfg)) {
-        fprintf(stderr, "db_codec: bad game\n");
+        fprintf(stderr, "db_codec: bad board\n");
         return 2;
     }
     sow_db *db;
-    sow_db_options o = {.no_build = dir != NULL, .in_place = false};
+    sow_db_options o = {.no_build = dir != NULL};
     if (sow_db_open(&g, K, dir, &o, &db, why, sizeof why)) {
         fprintf(stderr, "db_codec: %s\n", why);
         return 2;
     }
-    for (int k = from; k <= K; k++) {
-        const int8_t *t = db->table[k];
-        uint64_t n = sow_retro_level_size(&g, k);
-        int idx[256] = {0}, nv = 0;
-        l4 c = {.w = bits_w};
-        for (uint64_t r = 0; r < n; r++)
-            idx[(uint8_t)(t[r] + 128)] = 1;
-        for (int v = 0; v < 256; v++)
-            if (idx[v]) {
-                c.dict[nv] = (int8_t)(v - 128);
-                idx[v] = nv++;
-            }
-        if (!l4_make(&c, t, n, idx)) {
-            fprintf(stderr, "db_codec: out of memory\n");
-            return 1;
-        }
-        for (uint64_t r = 0; r < n; r++)
-            if (l4_get(&c, r) != t[r]) {
-                fprintf(stderr, "db_codec: L4 decodes rank %llu of k=%d wrongly\n",
-                        (unsigned long long)r, k);
-                return 1;
-            }
-        uint64_t lines = (n + LINE_RANKS(c.w) - 1) / LINE_RANKS(c.w);
-        double bits = (double)(lines * LINE_BYTES + (c.hmask + 1) * 8) * 8 / (double)n;
-        double h0 = 0, hc = 0, hp = 0;
-        bool ctx = g.landing != SOW_LAND_TOGUZ;
-        entropies(t, n, m, k, ctx, &h0, &hc, &hp);
-        char hcs[32] = "null";
-        if (ctx)
-            snprintf(hcs, sizeof hcs, "%.3f", hc);
-        /* Random probes, the same ranks for both, alternated. */
-        double r8[16], r4[16], l8[16], l4n[16];
-        long sink = 0;
-        int R = reps < 16 ? reps : 16;
-        for (int rep = 0; rep < R; rep++) {
-            uint64_t x = 0x12345678u + (uint64_t)rep;
-            double t0 = now();
-            for (uint64_t i = 0; i < probes; i++) {
-                x = x * 6364136223846793005ull + 1442695040888963407ull;
-                sink += t[(x >> 11) % n];
-            }
-            double t1 = now();
-            x = 0x12345678u + (uint64_t)rep;
-            for (uint64_t i = 0; i < probes; i++) {
-                x = x * 6364136223846793005ull + 1442695040888963407ull;
-                sink -= l4_get(&c, (x >> 11) % n);
-            }
-            double t2 = now();
-            r8[rep] = (double)probes / (t1 - t0) / 1e6;
-            r4[rep] = (double)probes / (t2 - t1) / 1e6;
-            /* Latency: each rank depends on the value read before it. */
-            uint64_t lp = probes / 8 + 1, y = x;
-            int v = 0;
-            t0 = now();
-            for (uint64_t i = 0; i < lp; i++) {
-                y = (y + (uint64_t)(v & 1)) * 6364136223846793005ull + 1442695040888963407ull;
-                v = t[(y >> 11) % n];
-            }
-            t1 = now();
-            sink += v;
-            y = x;
-            v = 0;
-            for (uint64_t i = 0; i < lp; i++) {
-                y = (y + (uint64_t)(v & 1)) * 6364136223846793005ull + 1442695040888963407ull;
-                v = l4_get(&c, (y >> 11) % n);
-            }
-            t2 = now();
-            sink -= v;
-            l8[rep] = (t1 - t0) / (double)lp * 1e9;
-            l4n[rep] = (t2 - t1) / (double)lp * 1e9;
-        }
-        qsort(l8, (size_t)R, sizeof *l8, cmp_double);
-        qsort(l4n, (size_t)R, sizeof *l4n, cmp_double);
-        qsort(r8, (size_t)R, sizeof *r8, cmp_double);
-        qsort(r4, (size_t)R, sizeof *r4, cmp_double);
-        printf("{\"game\":\"%s\",\"m\":%d,\"k\":%d,\"entries\":%llu,\"values\":%d,"
-               "\"h0_bits\":%.3f,\"hctx_bits\":%s,\"hprev_bits\":%.3f,"
-               "\"l4_width\":%d,\"l4_escapes\":%.5f,\"l4_bits\":%.3f,"
-               "\"int8_mprobes\":%.1f,\"l4_mprobes\":%.1f,\"int8_ns\":%.1f,\"l4_ns\":%.1f,"
-               "\"check\":%ld}\n",
-               game, m, k, (unsigned long long)n, nv, h0, hcs, hp, c.w, (double)c.nesc / (double)n, bits,
-               r8[R / 2], r4[R / 2], l8[R / 2], l4n[R / 2], sink == 0 ? 0L : 1L);
-        fflush(stdout);
-        free(c.line);
-        free(c.hash);
-    }
+    int rc = 0;
+    for (int k = from; k <= K && !rc; k++)
+        rc = measure(&g, db, k, w, probes, reps, game);
     sow_db_close(db);
-    return 0;
+    return rc;
 }
