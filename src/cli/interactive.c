@@ -23,7 +23,7 @@ static const char help_text[] =
     "  undo       take back your last move (and the computer's answer)\n"
     "  swap       pie rule (kalah --variant pie): after south's opening turn,\n"
     "             north may take south's side\n"
-    "  save FILE  write the game record (the --moves list) to FILE;\n"
+    "  save FILE  write the game record (the players' notation) to FILE;\n"
     "             save alone: to the --save file (or sow-GAME-DATE-TIME.txt)\n"
     "  position   the position in the notation of --position\n"
     "  help       this list\n"
@@ -60,7 +60,8 @@ static void on_interrupt(int sig)
         interrupts = 2;
 }
 
-/* No SA_RESTART: a press at the prompt makes fgets return. */
+/* A press at the prompt ends read_line's wait; while the computer thinks,
+ * the engine sees the flag and stops. */
 static void catch_interrupts(void)
 {
     struct sigaction sa = {0};
