@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-SOW = sys.argv[1]
+SOW = os.path.abspath(sys.argv[1])  # the Ctrl-C tests run in a folder of their own
 failures = 0
 
 
