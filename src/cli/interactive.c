@@ -3,7 +3,9 @@
  * The loop reads one line at a time from stdin (so a pseudo-terminal or a
  * pipe drives it the same way), plays the humans' moves, and lets the
  * engine (engine.h) answer for the computer's side. Every position of the
- * game is kept, so `undo` is a pop and never replays. */
+ * game is kept, so `undo` is a pop and never replays. What it says is
+ * worded in play_words.c. Ctrl-C never loses the game: it stops the
+ * thinking, and the record is saved (asked first on a terminal). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
