@@ -2,16 +2,18 @@
  *
  * The loop reads one line at a time from stdin (so a pseudo-terminal or a
  * pipe drives it the same way), plays the humans' moves, and lets the
- * engine (engine.h) answer for the computer's side. Every position of the
- * game is kept, so `undo` is a pop and never replays. */
+ * engine (sow/engine.h) answer for the computer's side: one engine for the
+ * whole game, so hints and the computer's moves reuse its database and
+ * tables. Every position of the game is kept, so `undo` is a pop and
+ * never replays. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
 #include "play.h"
+#include "sow/engine.h"
 
 static const char help_text[] =
     "commands:\n"
@@ -29,7 +31,8 @@ typedef struct game {
     bool human[2];             /* by SOW_SOUTH / SOW_NORTH */
     int level;
     uint64_t rng;
-    engine_limits lim;
+    sow_engine *engine;        /* the game's, for every question */
+    sow_engine_question lim;   /* seconds per question */
     /* pos[k] is the position before move k (cg->hist[k]); pos[n] = cg->pos. */
     sow_pos pos[CLI_MAX_HISTORY + 1];
     bool pie[CLI_MAX_HISTORY + 1];
@@ -220,17 +223,21 @@ static void cmd_hint(game *G)
     int side = sow_pos_to_move(&cg->pos);
     printf("thinking (up to %g s)...\n", G->lim.seconds);
     fflush(stdout);
-    engine_eval ev;
-    sow_err e = engine_evaluate(g, &cg->pos, G->pie[G->n], true, &G->lim, &ev);
+    sow_engine_answer ev;
+    sow_engine_question q = G->lim;
+    q.all_moves = true;
+    q.pie_opening = G->pie[G->n];
+    char why[SOW_WHY];
+    sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &q, &ev, why, sizeof why);
     if (e) {
-        printf("no hint: %s\n", ev.why);
+        printf("no hint: %s\n", why);
         return;
     }
     if (ev.db_cut)
         printf("(the time limit stopped the endgame database's build early)\n");
     const sow_solution *s = &ev.sol;
     char w[96];
-    if (ev.how == ENGINE_CUT) {
+    if (ev.how == SOW_ENGINE_CUT) {
         printf("the time limit cut the search: the value for %s is in [%+d, %+d]\n",
                side_name(side), sow_score_margin(g, ev.lower), sow_score_margin(g, ev.upper));
         char mt[8];
@@ -238,7 +245,7 @@ static void cmd_hint(game *G)
         printf("best move so far: %s\n", mt);
         return;
     }
-    printf("%s values for %s (final margin, %s's view):", ev.how == ENGINE_EXACT ? "exact" :
+    printf("%s values for %s (final margin, %s's view):", ev.how == SOW_ENGINE_EXACT ? "exact" :
            "estimated", side_name(side), side_name(side));
     for (int k = 0; k < s->nmoves; k++) {
         char mt[8];
@@ -251,7 +258,7 @@ static void cmd_hint(game *G)
     char mt[8];
     sow_move_format(s->moves[s->best], mt, sizeof mt);
     printf("\nbest: %s\n", mt);
-    if (ev.how == ENGINE_EXACT) {
+    if (ev.how == SOW_ENGINE_EXACT) {
         value_words(g, side, s->score, w, sizeof w);
         printf("with perfect play from here: %s\n", w);
     } else {
@@ -285,19 +292,22 @@ static void computer_move(game *G)
     int side = sow_pos_to_move(&cg->pos);
     printf("%s (computer) is thinking...\n", side_name(side));
     fflush(stdout);
-    engine_eval ev;
+    sow_engine_answer ev;
+    char why[SOW_WHY];
     /* --time bounds the whole move: the swap's question, when there is
      * one, has half of it. */
-    engine_limits lim = G->lim;
+    sow_engine_question lim = G->lim;
     double t0 = cli_now();
     lim.deadline = t0 + lim.seconds;
+    lim.pie_opening = G->pie[G->n];
     if (pie_pending(G)) {
         /* Swap when North's side, to move, is the losing one. */
-        engine_limits half = lim;
+        sow_engine_question half = lim;
         half.seconds = lim.seconds / 2;
         half.deadline = t0 + half.seconds;
-        sow_err e = engine_evaluate(g, &cg->pos, false, false, &half, &ev);
-        bool losing = !e && (ev.how == ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
+        half.pie_opening = false;
+        sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &half, &ev, why, sizeof why);
+        bool losing = !e && (ev.how == SOW_ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
         if (losing) {
             do_swap(G);
             printf("%s (computer) swaps: it takes south's side (pie rule)\n", side_name(side));
@@ -306,22 +316,22 @@ static void computer_move(game *G)
     }
     sow_move mv;
     bool searched;
-    sow_err e = engine_choose(g, &cg->pos, G->pie[G->n], G->level, &G->rng, &lim, &mv, &ev,
-                              &searched);
+    sow_err e = sow_engine_choose(G->engine, &cg->pos, &lim, G->level, &G->rng, &mv, &ev,
+                                  &searched, why, sizeof why);
     if (e) {
         /* Without a move the game cannot go on: say why and stop. */
-        cli_fail("play: the computer cannot move: %s", ev.why);
+        cli_fail("play: the computer cannot move: %s", why);
     }
     char mt[8], w[128];
     sow_move_format(mv, mt, sizeof mt);
     if (!searched)
         snprintf(w, sizeof w, "a random move (level %d)", G->level);
-    else if (ev.how == ENGINE_EXACT) {
+    else if (ev.how == SOW_ENGINE_EXACT) {
         char v[80];
         value_words(g, side, ev.sol.score, v, sizeof v);
         snprintf(w, sizeof w, "perfect play: %s", v);
     }
-    else if (ev.how == ENGINE_CUT)
+    else if (ev.how == SOW_ENGINE_CUT)
         snprintf(w, sizeof w, "best found in %.1f s; value in [%+d, %+d]", ev.seconds,
                  sow_score_margin(g, ev.lower), sow_score_margin(g, ev.upper));
     else
@@ -349,7 +359,7 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     G->cg = cg;
     if (parse_side(po->human, G->human))
         cli_fail("play: --human '%s': expected south, north or both", po->human);
-    G->level = po->level ? (int)cli_int("--level", po->level, 1, ENGINE_LEVELS) : ENGINE_LEVELS;
+    G->level = po->level ? (int)cli_int("--level", po->level, 1, SOW_ENGINE_LEVELS) : SOW_ENGINE_LEVELS;
     cli_limit_opts lo = {.threads = po->threads, .time = po->time, .db_dir = po->db};
     sow_limits L;
     cli_limits(&lo, &L);
@@ -360,14 +370,15 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     G->rng = seed * 0x9e3779b97f4a7c15ull + 1; /* xorshift needs a non-zero state */
     if (!G->rng)
         G->rng = 1;
-    G->lim.db_dir = L.db_dir;
-    G->lim.threads = L.threads;
-    /* A game keeps the default budget modest: the board is solved again at
-     * every move, and a class may run many games on one machine. */
-    G->lim.memory = 1ull << 30;
     if (cg->g.cycles && po->db)
         cli_fail("play: --db: %s has no endgame databases (play can repeat)",
                  sow_game_name(cg->cfg.game));
+    /* A game keeps the default budget modest: a class may run many games
+     * on one machine. One engine answers the whole game. */
+    sow_limits el = {.memory = 1ull << 30, .threads = L.threads, .db_dir = L.db_dir};
+    char why[SOW_WHY];
+    if (sow_engine_new(&cg->g, &el, &G->engine, why, sizeof why) != SOW_OK)
+        cli_fail("play: %s", why);
     G->n = 0;
     G->pos[0] = cg->pos;
     G->pie[0] = cg->pie_opening;
@@ -386,10 +397,17 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     }
 }
 
+/* The game's engine goes with the game, whichever return ends it. */
+static void engine_done(sow_engine **e)
+{
+    sow_engine_free(*e);
+}
+
 int play_interactive(cli_game *cg, const play_options *po)
 {
     static game G; /* the position history is large */
     setup(&G, cg, po);
+    sow_engine *engine __attribute__((cleanup(engine_done))) = G.engine;
     printf("sow play: %s; you play %s, level %d, %.0f s per move. Type help for the "
            "commands.\n",
            sow_game_name(cg->cfg.game),
