@@ -52,7 +52,8 @@ static const char usage[] =
     "  --time S          the longest a request may take, seconds (default 10)\n"
     "  --queue S         how long a request waits for a slot, seconds (default 10)\n"
     "  --memory SIZE     the server's budget for the solves' tables and databases,\n"
-    "                    shared equally by the --max-solves that may run at once:\n"
+    "                    shared equally by the --max-solves that may run at once\n"
+    "                    (each board's engine keeps its own between requests):\n"
     "                    MB, or with a suffix K, M, G, T\n"
     CLI_MEMORY_DEFAULT_HELP("                    ")
     "\n"

@@ -359,7 +359,8 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     G->cg = cg;
     if (parse_side(po->human, G->human))
         cli_fail("play: --human '%s': expected south, north or both", po->human);
-    G->level = po->level ? (int)cli_int("--level", po->level, 1, SOW_ENGINE_LEVELS) : SOW_ENGINE_LEVELS;
+    G->level = po->level ? (int)cli_int("--level", po->level, 1, SOW_ENGINE_LEVELS)
+                         : SOW_ENGINE_LEVELS;
     cli_limit_opts lo = {.threads = po->threads, .time = po->time, .db_dir = po->db};
     sow_limits L;
     cli_limits(&lo, &L);
