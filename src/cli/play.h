@@ -1,5 +1,5 @@
 /* play.h - `sow play --interactive`: a game at the terminal against the
- * computer (engine.h), and the pieces `sow serve` shares with it. */
+ * computer (sow/engine.h), and the pieces `sow serve` shares with it. */
 #ifndef SOW_CLI_PLAY_H
 #define SOW_CLI_PLAY_H
 
