@@ -2,10 +2,12 @@
  *
  * The loop reads one line at a time from stdin (so a pseudo-terminal or a
  * pipe drives it the same way), plays the humans' moves, and lets the
- * engine (engine.h) answer for the computer's side. Every position of the
- * game is kept, so `undo` is a pop and never replays. What it says is
- * worded in play_words.c. Ctrl-C never loses the game: it stops the
- * thinking, and the record is saved (asked first on a terminal). */
+ * engine (sow/engine.h) answer for the computer's side: one engine for the
+ * whole game, so hints and the computer's moves reuse its database and
+ * tables. Every position of the game is kept, so `undo` is a pop and
+ * never replays. What it says is worded in play_words.c. Ctrl-C never
+ * loses the game: it stops the thinking, and the record is saved (asked
+ * first on a terminal). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
 #include "play.h"
+#include "sow/engine.h"
 
 static const char help_text[] =
     "commands:\n"
@@ -41,7 +43,8 @@ typedef struct game {
     bool human[2];             /* by SOW_SOUTH / SOW_NORTH */
     int level;
     uint64_t rng;
-    engine_limits lim;
+    sow_engine *engine;        /* the game's, for every question */
+    sow_engine_question lim;   /* seconds per question */
     /* pos[k] is the position before move k (cg->hist[k]); pos[n] = cg->pos. */
     sow_pos pos[CLI_MAX_HISTORY + 1];
     bool pie[CLI_MAX_HISTORY + 1];
@@ -308,14 +311,14 @@ static play_voice voice_of(const game *G, int side)
 
 /* A hint's table: every move and its value for the player to move, the
  * best marked, then the summary in words. */
-static void print_hint(const game *G, const engine_eval *ev)
+static void print_hint(const game *G, const sow_engine_answer *ev)
 {
     const sow_game *g = &G->cg->g;
     const sow_pos *p = &G->cg->pos;
     play_voice v = voice_of(G, sow_pos_to_move(p));
     const sow_solution *s = &ev->sol;
     char w[200], mt[8];
-    if (ev->how != ENGINE_CUT) {
+    if (ev->how != SOW_ENGINE_CUT) {
         printf("move  with this move\n");
         for (int k = 0; k < s->nmoves; k++) {
             sow_move_format(s->moves[k], mt, sizeof mt);
@@ -325,7 +328,7 @@ static void print_hint(const game *G, const engine_eval *ev)
     }
     sow_move_format(s->moves[s->best], mt, sizeof mt);
     play_words_eval(g, &v, ev, seeds_in_play(g, p), w, sizeof w);
-    printf("%s: %s; %s.\n", ev->how == ENGINE_CUT ? "best move so far" : "best move", mt, w);
+    printf("%s: %s; %s.\n", ev->how == SOW_ENGINE_CUT ? "best move so far" : "best move", mt, w);
     if (ev->db_cut)
         printf("The time limit stopped the endgame database's build early.\n");
 }
@@ -340,12 +343,16 @@ static void cmd_hint(game *G)
     }
     printf("thinking, up to %g s...\n", G->lim.seconds);
     fflush(stdout);
-    engine_eval ev;
-    sow_err e = engine_evaluate(g, &cg->pos, G->pie[G->n], true, &G->lim, &ev);
+    sow_engine_answer ev;
+    sow_engine_question q = G->lim;
+    q.all_moves = true;
+    q.pie_opening = G->pie[G->n];
+    char why[SOW_WHY];
+    sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &q, &ev, why, sizeof why);
     if (interrupts)
         return; /* the caller offers to save and leaves */
     if (e) {
-        printf("no hint: %s\n", ev.why);
+        printf("no hint: %s\n", why);
         return;
     }
     print_hint(G, &ev);
@@ -447,22 +454,22 @@ static int leave_interrupted(game *G)
 /* The computer's move in words: what kind of move it is (perfect play
  * only where the value is exact) and what it expects. */
 static void print_computer_move(const game *G, int side, sow_move mv, bool searched,
-                                const engine_eval *ev)
+                                const sow_engine_answer *ev)
 {
     const sow_game *g = &G->cg->g;
     char mt[8], w[256];
     sow_move_format(mv, mt, sizeof mt);
     printf("%s (computer) plays %s: ", play_side_name(side), mt);
     if (!searched) {
-        int pct = engine_random_percent(G->level);
+        int pct = sow_engine_random_percent(G->level);
         printf("a random move, as level %d plays %s.\n", G->level,
                pct == 75 ? "3 times in 4" : pct == 50 ? "half the time" : "1 time in 5");
         return;
     }
     play_voice v = voice_of(G, side);
     play_words_eval(g, &v, ev, seeds_in_play(g, &G->pos[G->n]), w, sizeof w);
-    if (ev->how == ENGINE_EXACT)
-        printf("%s, %s.", G->level == ENGINE_LEVELS ? "perfect play" : "the best move", w);
+    if (ev->how == SOW_ENGINE_EXACT)
+        printf("%s, %s.", G->level == SOW_ENGINE_LEVELS ? "perfect play" : "the best move", w);
     else
         printf("the strongest move I found in %.0f s; %s.", G->lim.seconds, w);
     printf("%s\n", ev->db_cut ? " The time limit stopped my endgame database early." : "");
@@ -473,24 +480,26 @@ static void print_computer_move(const game *G, int side, sow_move mv, bool searc
 static bool computer_move(game *G)
 {
     cli_game *cg = G->cg;
-    const sow_game *g = &cg->g;
     int side = sow_pos_to_move(&cg->pos);
     fflush(stdout);
-    engine_eval ev;
+    sow_engine_answer ev;
+    char why[SOW_WHY];
     /* --time bounds the whole move: the swap's question, when there is
      * one, has half of it. */
-    engine_limits lim = G->lim;
+    sow_engine_question lim = G->lim;
     double t0 = cli_now();
     lim.deadline = t0 + lim.seconds;
+    lim.pie_opening = G->pie[G->n];
     if (pie_pending(G)) {
         /* Swap when North's side, to move, is the losing one. */
-        engine_limits half = lim;
+        sow_engine_question half = lim;
         half.seconds = lim.seconds / 2;
         half.deadline = t0 + half.seconds;
-        sow_err e = engine_evaluate(g, &cg->pos, false, false, &half, &ev);
+        half.pie_opening = false;
+        sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &half, &ev, why, sizeof why);
         if (interrupts)
             return false;
-        bool losing = !e && (ev.how == ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
+        bool losing = !e && (ev.how == SOW_ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
         if (losing) {
             do_swap(G);
             printf("%s (computer) swaps: it takes South's side (pie rule)\n",
@@ -500,12 +509,12 @@ static bool computer_move(game *G)
     }
     sow_move mv;
     bool searched;
-    sow_err e = engine_choose(g, &cg->pos, G->pie[G->n], G->level, &G->rng, &lim, &mv, &ev,
-                              &searched);
+    sow_err e = sow_engine_choose(G->engine, &cg->pos, &lim, G->level, &G->rng, &mv, &ev,
+                                  &searched, why, sizeof why);
     if (interrupts)
         return false; /* the move found so far is not played: the caller saves */
     if (e) {
-        printf("the computer cannot move: %s\n", ev.why);
+        printf("the computer cannot move: %s\n", why);
         return false;
     }
     print_computer_move(G, side, mv, searched, &ev);
@@ -550,7 +559,8 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     G->cg = cg;
     if (parse_side(po->human, G->human))
         cli_fail("play: --human '%s': expected south, north or both", po->human);
-    G->level = po->level ? (int)cli_int("--level", po->level, 1, ENGINE_LEVELS) : ENGINE_LEVELS;
+    G->level = po->level ? (int)cli_int("--level", po->level, 1, SOW_ENGINE_LEVELS)
+                         : SOW_ENGINE_LEVELS;
     cli_limit_opts lo = {.threads = po->threads, .time = po->time, .db_dir = po->db};
     sow_limits L;
     cli_limits(&lo, &L);
@@ -561,16 +571,18 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     G->rng = seed * 0x9e3779b97f4a7c15ull + 1; /* xorshift needs a non-zero state */
     if (!G->rng)
         G->rng = 1;
-    G->lim.db_dir = L.db_dir;
-    G->lim.threads = L.threads;
-    G->lim.stop = &interrupts;
     default_save_path(G, po->save);
-    /* A game keeps the default budget modest: the board is solved again at
-     * every move, and a class may run many games on one machine. */
-    G->lim.memory = 1ull << 30;
     if (cg->g.cycles && po->db)
         cli_fail("play: --db: %s has no endgame databases (play can repeat)",
                  sow_game_name(cg->cfg.game));
+    /* A game keeps the default budget modest: a class may run many games
+     * on one machine. One engine answers the whole game; Ctrl-C stops its
+     * thinking. */
+    sow_limits el = {.memory = 1ull << 30, .threads = L.threads, .db_dir = L.db_dir,
+                     .stop = &interrupts};
+    char why[SOW_WHY];
+    if (sow_engine_new(&cg->g, &el, &G->engine, why, sizeof why) != SOW_OK)
+        cli_fail("play: %s", why);
     G->n = 0;
     G->pos[0] = cg->pos;
     G->pie[0] = cg->pie_opening;
@@ -599,17 +611,24 @@ static void print_intro(const game *G)
     } else {
         printf("you play %s against level %d", G->human[SOW_SOUTH] ? "South" : "North",
                G->level);
-        if (G->level == ENGINE_LEVELS)
+        if (G->level == SOW_ENGINE_LEVELS)
             printf(", the strongest (perfect play where I solve the board in time)");
         printf(", up to %g s per move", G->lim.seconds);
     }
     printf(". Type help for the commands.\n");
 }
 
+/* The game's engine goes with the game, whichever return ends it. */
+static void engine_done(sow_engine **e)
+{
+    sow_engine_free(*e);
+}
+
 int play_interactive(cli_game *cg, const play_options *po)
 {
     static game G; /* the position history is large */
     setup(&G, cg, po);
+    sow_engine *engine __attribute__((cleanup(engine_done))) = G.engine;
     catch_interrupts();
     print_intro(&G);
     show(&G);

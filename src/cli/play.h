@@ -1,5 +1,5 @@
 /* play.h - `sow play --interactive`: a game at the terminal against the
- * computer (engine.h), and the pieces `sow serve` shares with it. */
+ * computer (sow/engine.h), and the pieces `sow serve` shares with it. */
 #ifndef SOW_CLI_PLAY_H
 #define SOW_CLI_PLAY_H
 
@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "engine.h"
+#include "sow/engine.h"
 #include "sow/rules.h"
 
 /* The interactive options, as typed (NULL: not given). */
@@ -77,7 +77,7 @@ void play_words_bounds(const sow_game *g, const play_voice *v, int lower, int up
 /* The engine's answer in words, as exact, estimate or unfinished search
  * it is: play_words_exact, "... (an estimate, 9 moves ahead)" or "I have
  * not finished: " and the bounds. */
-void play_words_eval(const sow_game *g, const play_voice *v, const engine_eval *ev, int total,
+void play_words_eval(const sow_game *g, const play_voice *v, const sow_engine_answer *ev, int total,
                      char *buf, size_t size);
 
 /* One move's value in a hint's table: "you win by 3", "I win by 1", "a

@@ -112,14 +112,14 @@ void play_words_bounds(const sow_game *g, const play_voice *v, int lower, int up
             -lo, v->me, hi);
 }
 
-void play_words_eval(const sow_game *g, const play_voice *v, const engine_eval *ev, int total,
+void play_words_eval(const sow_game *g, const play_voice *v, const sow_engine_answer *ev, int total,
                      char *buf, size_t size)
 {
     char w[160];
     buf[0] = '\0';
-    if (ev->how == ENGINE_EXACT) {
+    if (ev->how == SOW_ENGINE_EXACT) {
         play_words_exact(g, v, ev->sol.score, buf, size);
-    } else if (ev->how == ENGINE_CUT) {
+    } else if (ev->how == SOW_ENGINE_CUT) {
         play_words_bounds(g, v, ev->lower, ev->upper, total, w, sizeof w);
         add(buf, size, "I have not finished: %s", w);
     } else {
