@@ -338,7 +338,7 @@ static void analyse_json(FILE *f, const cli_game *cg, const engine_eval *ev, dou
                 sow_score_margin(g, ev->upper));
     cli_fjson_moves(f, cg, s, NULL,
                     ev->how == ENGINE_EXACT ? CLI_MOVES_EXACT
-                    : ev->how == ENGINE_CUT ? CLI_MOVES_UNKNOWN
+                    : ev->how == ENGINE_CUT && !ev->estimates ? CLI_MOVES_UNKNOWN
                                             : CLI_MOVES_ESTIMATE);
     fprintf(f, ",\"depth\":%d,\"db_cut\":%s,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth,
             ev->db_cut ? "true" : "false", limit, ev->seconds);

@@ -189,14 +189,21 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
         sol->nodes = r->sol.nodes;
         out->lower = r->lower;
         out->upper = r->upper;
-        if (sol->best < 0) { /* nothing found yet: a quick estimate picks one */
+        /* Nothing found yet, or every move's value asked for (a hint): a
+         * quick estimate picks the move and, for a hint, scores every move
+         * (marked as estimates) rather than leaving them all unknown. */
+        if (sol->best < 0 || all_moves) {
             engine_eval est;
             memset(&est, 0, sizeof est);
-            e = analyse_eval(g, p, end, false, lim, &est);
+            e = analyse_eval(g, p, end, all_moves, lim, &est);
             if (e) {
                 set_why(out, est.why);
                 free(res);
                 return e;
+            }
+            if (all_moves && est.sol.nmoves == sol->nmoves) {
+                *sol = est.sol;
+                out->estimates = true;
             }
             sol->best = est.sol.best;
             out->depth = est.depth;

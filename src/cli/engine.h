@@ -50,7 +50,10 @@ typedef struct engine_eval {
     bool move_exact[SOW_MAX_MOVES];
     engine_how how;
     int lower, upper;   /* proven bounds on the root score (ENGINE_EXACT: equal) */
-    int depth;          /* ENGINE_DEPTH: the analysis's last complete depth, plies */
+    int depth;          /* ENGINE_DEPTH: the analysis's last complete depth, plies
+                           (ENGINE_CUT: the estimate's, when one ran) */
+    bool estimates;     /* ENGINE_CUT: sol's move scores are an analysis's
+                           estimates (all_moves); else they are unknown */
     bool all_moves;     /* every move's value was asked for (else only the best is exact) */
     bool db_cut;        /* the time limit kept the database below the plan's
                            (a build cut at its last complete seed count) */
