@@ -238,8 +238,8 @@ function uprightLayout(m) {
       y: c.y + (n > 1 ? 20 * (2 * line - 1) : 0) }),
     store: (side) => {
       const y = side === "south" ? H - 80 : 80;
-      return { rect: { x: width / 2 - 140, y: y - 42, width: 280, height: 84, rx: 40 },
-        x: width / 2 - 50, y, label: { x: width / 2 + 60, y, inside: true } };
+      return { rect: { x: 110, y: y - 42, width: 190, height: 84, rx: 40 },
+        x: 205, y, label: { x: 390, y } };
     },
   };
 }
@@ -295,8 +295,7 @@ function drawBoard(p, opts) {
     const g = el("g", { class: "store", "data-side": side }, svg);
     el("rect", Object.assign({ class: "hole" }, st.rect), g);
     el("text", { class: "count", x: st.x, y: st.y }, g).textContent = p[side + "_store"];
-    el("text", { class: "label" + (st.label.inside ? " inside" : ""), x: st.label.x, y: st.label.y }, g)
-      .textContent = sideName(side);
+    el("text", { class: "label", x: st.label.x, y: st.label.y }, g).textContent = sideName(side);
   }
   const legal = new Set(opts.clickable ? p.legal : []);
   const claiming = opts.clickable && S.claim;
@@ -386,13 +385,21 @@ function lastPit() {
   return `${S.positions[k - 1].to_move}:${S.moves[k - 1].replace("x", "")}`;
 }
 
+// The line under the actions, kept as a function so that the language
+// switch can say it again.
+function setInfo(f) {
+  S.info = f;
+  $("info").textContent = f();
+}
+
 function showError(e) {
-  $("info").textContent = T("error", e.message || e);
+  setInfo(() => T("error", e.message || e));
   setStatus(T("error", e.message || e), "error");
 }
 
 async function newGame() {
   S.gen++;
+  $("status").dataset.state = "loading"; // until the new position is drawn
   const [pits, seeds] = $("board").value.split("x").map(Number);
   Object.assign(S, { game: $("game").value, pits, seeds, pie: $("pie").checked && $("game").value === "kalah",
     level: Number($("level").value), think: Number($("think").value), moves: [], positions: [],
@@ -400,7 +407,7 @@ async function newGame() {
   const mode = $("mode").value;
   S.human = { south: mode !== "north", north: mode !== "south" };
   $("replay-panel").hidden = true;
-  $("info").textContent = "";
+  setInfo(() => "");
   $("result").textContent = "";
   levelLabel();
   summarize();
@@ -428,8 +435,11 @@ async function play(move) {
 
 async function humanMove(move) {
   if (!isHumanTurn() || S.busy) return;
-  $("info").textContent = "";
-  try { await play(move); } catch (e) { showError(e); return; }
+  S.busy = true; // one move at a time: clicks while it is sent are dropped
+  $("status").dataset.state = "moving";
+  setInfo(() => "");
+  try { await play(move); } catch (e) { S.busy = false; showError(e); return; }
+  S.busy = false;
   render();
   await next();
 }
@@ -462,7 +472,7 @@ async function next() {
         if (gen !== S.gen) return;
         if (an.outcome === "loss" || (an.upper !== undefined && an.upper < 0)) {
           swapSides();
-          $("info").textContent = T("comp_swaps");
+          setInfo(() => T("comp_swaps"));
           continue;
         }
       }
@@ -476,17 +486,17 @@ async function next() {
       if (gen !== S.gen) return;
       await play(move);
       if (gen !== S.gen) return;
-      $("info").textContent = T("played", sideName(p.to_move), move) +
-        (an && !an.exact ? " " + T("estimated") : "");
+      setInfo(() => T("played", sideName(p.to_move), move) +
+        (an && !an.exact ? " " + T("estimated") : ""));
     } catch (e) { S.busy = false; showError(e); return; }
     S.busy = false;
   }
   S.busy = false;
   render();
   if (cur() && cur().over) await showReplay();
-  else if (pieOffered() && S.human.north) $("info").textContent = T("swap_offer");
+  else if (pieOffered() && S.human.north) setInfo(() => T("swap_offer"));
   else if (isHumanTurn() && claimPits(cur()).length)
-    $("info").textContent = T("claim_offer", claimPits(cur()).join(", "));
+    setInfo(() => T("claim_offer", claimPits(cur()).join(", ")));
 }
 
 function swapSides() {
@@ -503,8 +513,8 @@ async function hint() {
     S.hint = an;
     S.busy = false;
     const estimated = an.moves.some((m) => m.value !== null && !m.exact);
-    $("info").textContent = T(estimated ? "hint_est" : "hint_is", an.best) + " " +
-      (an.moves.some((m) => m.move.endsWith("x")) ? T("hint_claim") + " " : "") + whoWinsText(an);
+    setInfo(() => T(estimated ? "hint_est" : "hint_is", an.best) + " " +
+      (an.moves.some((m) => m.move.endsWith("x")) ? T("hint_claim") + " " : "") + whoWinsText(an));
   } catch (e) { S.busy = false; showError(e); }
   render();
 }
@@ -523,7 +533,7 @@ async function whoWins() {
   try {
     const an = await analyse(S.moves.length);
     S.busy = false;
-    $("info").textContent = whoWinsText(an);
+    setInfo(() => whoWinsText(an));
   } catch (e) { S.busy = false; showError(e); }
   render();
 }
@@ -541,7 +551,7 @@ function undo() {
   S.positions.length = k + 1;
   S.hint = null;
   $("replay-panel").hidden = true;
-  $("info").textContent = "";
+  setInfo(() => "");
   render();
   next();
 }
@@ -553,11 +563,11 @@ const RANK = { win: 2, draw: 1, loss: 0 };
 async function showReplay() {
   const gen = S.gen, n = S.moves.length;
   for (let i = 0; i < n; i++) {
-    $("info").textContent = T("analysing", i + 1, n);
+    setInfo(() => T("analysing", i + 1, n));
     try { await analyse(i); } catch (e) { showError(e); return; }
     if (gen !== S.gen) return;
   }
-  $("info").textContent = "";
+  setInfo(() => "");
   const body = $("replay").querySelector("tbody");
   body.replaceChildren();
   for (let i = 0; i < n; i++) {
@@ -612,6 +622,7 @@ function translate() {
   document.title = T("title");
   levelLabel();
   summarize();
+  if (S.info) $("info").textContent = S.info();
   if (cur()) render();
   if (!$("replay-panel").hidden && cur() && cur().over) showReplay();
 }
@@ -643,7 +654,7 @@ $("new").addEventListener("click", () => {
 });
 $("claim").addEventListener("click", () => {
   S.claim = !S.claim;
-  $("info").textContent = S.claim ? T("claim_on") : "";
+  setInfo(() => S.claim ? T("claim_on") : "");
   render();
 });
 let resizing = 0;
@@ -660,7 +671,7 @@ $("undo").addEventListener("click", undo);
 $("swap").addEventListener("click", () => {
   if (!pieOffered()) return;
   swapSides();
-  $("info").textContent = T("swapped");
+  setInfo(() => T("swapped"));
   render();
   next();
 });
