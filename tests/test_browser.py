@@ -21,7 +21,7 @@ Debian's python3-selenium.
   against the perfect computer: the hint's values, the result in words and
   why the game ended (against /api/play), the replay with each move's
   verdict, the French switch. --screenshot PNG saves that page (the
-  README's doc/serve.png).
+  README's doc/serve.png) and skips the rest.
 
 Exits 77 (skipped) when chromium, chromedriver or selenium is missing, or
 sow was built without libmicrohttpd."""
@@ -304,6 +304,7 @@ def full_game(pg):
     check(all(r.find_elements(By.CSS_SELECTOR, "td")[1].text == "South" for r in marked),
           "only South (the human) made mistakes: perfect play makes none")
     if SHOT:
+        pg.size(1280, 1100)  # the board and the replay's first rows
         rows[min(3, len(rows) - 1)].click()
         pg.d.execute_script("window.scrollTo(0, 0)")
         pg.d.save_screenshot(SHOT)
@@ -340,10 +341,11 @@ def main():
         check(pg.find("game").get_attribute("value") == "chungkala" and
               pg.find("board").get_attribute("value") == "4x3", "the page opens on Chungkala 4x3")
         full_game(pg)
-        pie_tests(pg)
-        claim_tests(pg)
-        decided_tests(pg)
-        layout_tests(pg)
+        if not SHOT:  # --screenshot: that game's picture only
+            pie_tests(pg)
+            claim_tests(pg)
+            decided_tests(pg)
+            layout_tests(pg)
     finally:
         if driver:
             driver.quit()
