@@ -15,6 +15,10 @@
 /* The share of the budget kept back from the exact search for an
  * estimate, should the search be cut before it finds a move. */
 #define FALLBACK_SHARE 0.1
+/* The same for a hint (every move's value): a cut search then leaves
+ * every move to the estimate, which needs time for its table and a few
+ * plies (a tenth overran a 1 s limit by a second on a loaded machine). */
+#define HINT_SHARE 0.3
 /* An analysis's time when none is left: its one ply regardless. */
 #define MIN_SECONDS 0.001
 
@@ -150,7 +154,7 @@ sow_err engine_evaluate(const sow_game *g, const sow_pos *p, bool pie, bool all_
         .time_limit = lim->seconds,
         /* A reserve for the estimate that picks a move should the search
          * be cut before it finds one. */
-        .deadline = end - FALLBACK_SHARE * lim->seconds,
+        .deadline = end - (all_moves ? HINT_SHARE : FALLBACK_SHARE) * lim->seconds,
         .stop = lim->stop,
     };
     sow_plan plan;
