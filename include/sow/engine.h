@@ -87,14 +87,17 @@ typedef struct sow_engine_answer {
     /* Every legal move and its score (rules.h score units, the mover's
      * view); move_scores[k] is exact when move_exact[k]. sol.best is a
      * best move (-1 when the game is over). SOW_ENGINE_CUT: the value is
-     * only known to lie in [lower, upper] (sol.score and the moves'
-     * scores mean nothing). */
+     * only known to lie in [lower, upper] (sol.score means nothing; the
+     * moves' scores are the estimate's when `estimates`, else nothing). */
     sow_solution sol;
     bool move_exact[SOW_MAX_MOVES];
     sow_engine_how how;
     int lower, upper;   /* proven bounds on the root score (EXACT: equal) */
     int depth;          /* the analysis's last complete depth, plies (ESTIMATE,
                            or a CUT whose move came from the estimate) */
+    bool estimates;     /* CUT with every move asked for: sol's move scores
+                           are an analysis's estimates (a hint shows them,
+                           marked as such) */
     bool all_moves;     /* every move's value was asked for */
     bool db_cut;        /* the time kept the database below the plan's (a
                            build cut at its last complete seed count) */

@@ -146,6 +146,7 @@ void cli_play_json(FILE *f, const cli_game *cg)
     } else {
         fprintf(f, ",\"margin\":null,\"winner\":null");
     }
+    cli_fjson_end(f, cg);
     if (g->cfg.game == SOW_TOGUZ) {
         int ts = sow_pos_tuzdik(p, SOW_SOUTH), tn = sow_pos_tuzdik(p, SOW_NORTH);
         fprintf(f, ",\"tuzdik\":{\"south\":");

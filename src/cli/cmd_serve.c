@@ -345,7 +345,7 @@ static void analyse_json(FILE *f, const cli_game *cg, const sow_engine_answer *e
                 sow_score_margin(g, ev->upper));
     cli_fjson_moves(f, cg, s, NULL,
                     ev->how == SOW_ENGINE_EXACT ? CLI_MOVES_EXACT
-                    : ev->how == SOW_ENGINE_CUT ? CLI_MOVES_UNKNOWN
+                    : ev->how == SOW_ENGINE_CUT && !ev->estimates ? CLI_MOVES_UNKNOWN
                                             : CLI_MOVES_ESTIMATE);
     fprintf(f, ",\"depth\":%d,\"db_cut\":%s,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth,
             ev->db_cut ? "true" : "false", limit, ev->seconds);

@@ -12,6 +12,10 @@
 /* The share of the time kept back from the exact search for an estimate,
  * should the search be cut before it finds a move. */
 #define RESERVE_SHARE 0.1
+/* The same for every move's value (a hint): a cut search then leaves every
+ * move to the estimate, which needs time for its table and a few plies (a
+ * tenth overran a 1 s limit by a second on a loaded machine). */
+#define HINT_RESERVE_SHARE 0.3
 
 static void finish(const sow_engine *e, sow_engine_answer *out, double t0)
 {
@@ -22,10 +26,13 @@ static void finish(const sow_engine *e, sow_engine_answer *out, double t0)
 }
 
 /* A search cut by the time: the proven bounds and the best move so far
- * (the moves' own values are unknown); when it found none, the estimate
- * within the reserve picks one. */
-static sow_err cut_answer(sow_engine *e, const sow_pos *p, double end, const sow_plan_result *res,
-                          sow_engine_answer *out, char *why, size_t why_size)
+ * (the moves' own values are unknown); when it found none, or every move's
+ * value was asked for (a hint), the estimate within the reserve picks the
+ * move and, for a hint, scores every move (out->estimates) rather than
+ * leaving them all unknown. */
+static sow_err cut_answer(sow_engine *e, const sow_pos *p, double end, bool all_moves,
+                          const sow_plan_result *res, sow_engine_answer *out, char *why,
+                          size_t why_size)
 {
     const sow_search_result *r = &res->search;
     sow_solution *sol = &out->sol;
@@ -38,12 +45,16 @@ static sow_err cut_answer(sow_engine *e, const sow_pos *p, double end, const sow
     sol->nodes = r->sol.nodes;
     out->lower = r->lower;
     out->upper = r->upper;
-    if (sol->best < 0) {
+    if (sol->best < 0 || all_moves) {
         sow_engine_answer est;
         memset(&est, 0, sizeof est);
-        sow_err err = engine_estimate(e, p, end, false, &est, why, why_size);
+        sow_err err = engine_estimate(e, p, end, all_moves, &est, why, why_size);
         if (err)
             return err;
+        if (all_moves && est.sol.nmoves == sol->nmoves) {
+            *sol = est.sol;
+            out->estimates = true;
+        }
         sol->best = est.sol.best;
         out->depth = est.depth;
         out->db_cut = out->db_cut || est.db_cut;
@@ -63,7 +74,7 @@ static sow_err judge(sow_engine *e, const sow_pos *p, const sow_engine_question 
     L.value_only = !q->all_moves;
     L.pie_opening = q->pie_opening;
     L.time_limit = seconds;
-    L.deadline = end - RESERVE_SHARE * seconds;
+    L.deadline = end - (q->all_moves ? HINT_RESERVE_SHARE : RESERVE_SHARE) * seconds;
     if (!sow_search_exact(&e->g, p))
         return engine_estimate(e, p, end, q->all_moves, out, why, why_size);
     sow_plan plan;
@@ -80,7 +91,7 @@ static sow_err judge(sow_engine *e, const sow_pos *p, const sow_engine_question 
         out->how = SOW_ENGINE_EXACT;
         out->lower = out->upper = res->search.sol.score;
     } else if (err == SOW_E_INTERRUPTED) {
-        err = cut_answer(e, p, end, res, out, why, why_size);
+        err = cut_answer(e, p, end, q->all_moves, res, out, why, why_size);
     }
     free(res);
     return err;
