@@ -423,6 +423,8 @@ if "$SOW" --version | grep -q "serve on"; then
     expect_bad "serve --queue 0" "$SOW" serve --queue 0
     expect_bad "serve --time 1e999" "$SOW" serve --time 1e999
     expect_bad "serve: under 1 MB a solve" "$SOW" serve --memory 1 --max-solves 2
+    expect_bad "serve --per-client 0" "$SOW" serve --per-client 0
+    expect_bad "serve --send-time 0" "$SOW" serve --send-time 0
 fi
 
 # ---------------------------------------------------------------- one line, whatever the input
