@@ -151,6 +151,11 @@ expect_json "play json rows" \
 expect_json "play json variants" \
     "sorted(d['variant']) == ['empty-capture', 'pie'] and d['pits'] == 4 and d['seeds'] == 3" \
     "$SOW" play kalah --pits 4 --seeds 3 --variant pie,empty-capture --json
+# A JSON string is valid UTF-8 whatever it echoes: a folder named with a
+# byte that is not UTF-8 comes back as U+FFFD (the check reads strictly).
+expect_json "json: bytes not in UTF-8 become U+FFFD" \
+    "d['store'].endswith('st\ufffd\ufffdx')" \
+    "$SOW" db store --store "$TMP/st$(printf '\377\300')x" --json
 # the Chungkala seed's end of game: 16 to 15, North's 5 seeds count for nobody
 expect_json "play json over (chungkala 16-15)" \
     "d['over'] is True and d['margin'] == 1 and d['winner'] == 'south' and d['south_store'] == 16 and d['north_store'] == 15" \

@@ -293,6 +293,25 @@ def classroom():
         check(sv.stop() == 0, "the classroom server stops cleanly")
 
 
+def ipv6_loopback():
+    """--bind ::1: the Host is [::1]:PORT (or localhost), the address
+    compared as an address, not as text."""
+    try:
+        socket.socket(socket.AF_INET6).bind(("::1", 0))
+    except OSError:
+        print("note: no IPv6 loopback, the [::1] Host checks are skipped")
+        return
+    sv = Server("--bind", "::1")
+    try:
+        for host, want in (("[::1]:%d", 200), ("[0:0::1]:%d", 200), ("localhost:%d", 200),
+                           ("[::2]:%d", 403), ("::1:%d", 403), ("127.0.0.1:%d", 403)):
+            status, _, _, _ = sv.get("/api/play", {"game": "kalah"},
+                                     headers={"Host": host % sv.port})
+            check(status == want, "--bind ::1, Host %s: %d, got %s" % (host, want, status))
+    finally:
+        check(sv.stop() == 0, "the IPv6 server stops cleanly")
+
+
 def slow_client(port, source, stop, out):
     """Sends a request line, then a header line every 0.2 s for ever: the
     attack that held a connection while every byte restarted the idle
@@ -541,6 +560,7 @@ def main():
     if not BENCH:
         full_server()
         classroom()
+        ipv6_loopback()
         slow_clients()
     print("serve: %d failure(s)" % failures)
     sys.exit(1 if failures else 0)

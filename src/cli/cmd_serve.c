@@ -495,8 +495,9 @@ int cmd_serve(int argc, char **argv)
     cli_limits(&lo, &lim);
     sv.max_time = lim.time_limit ? lim.time_limit : SERVE_SECONDS;
     sv.queue = queue ? cli_seconds("--queue", queue) : SERVE_SECONDS;
-    unsigned clients = per_client ? (unsigned)cli_int("--per-client", per_client, 1, 1000) : 16;
-    double intake = send_time ? cli_seconds("--send-time", send_time) : SERVE_SECONDS;
+    unsigned clients = per_client ? (unsigned)cli_int("--per-client", per_client, 1, 1000)
+                                  : GUARD_PER_CLIENT;
+    double intake = send_time ? cli_seconds("--send-time", send_time) : GUARD_SEND_TIME;
     /* The budget is the server's: each solve that may run at once gets an
      * equal share, so a full house stays within it. */
     uint64_t share = (lim.memory ? lim.memory : cli_default_memory()) / (uint64_t)sv.max_solves;

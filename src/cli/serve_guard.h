@@ -16,6 +16,12 @@
  * so the guard answers 414 itself before that (guard_on_uri). */
 #define GUARD_MAX_PARAMS 64
 
+/* The defaults of --send-time (seconds) and --per-client: a browser opens
+ * at most 6 connections to a server and sends a request in well under a
+ * second. */
+#define GUARD_SEND_TIME 10.0
+#define GUARD_PER_CLIENT 16u
+
 typedef struct guard_conn guard_conn;
 
 typedef struct serve_guard {
