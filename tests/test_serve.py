@@ -225,8 +225,9 @@ def intake_tests(sv):
         status, body, ctype, secs = sv.get(path, {"game": "kalah"}, method="HEAD")
         check(status == 200 and body == b"" and ctype.startswith("application/json")
               and secs < 1, "HEAD %s: 200, no body, at once (%s, %.2f s)" % (path, status, secs))
-    status, body, _, secs = sv.get("/api/solve", {"game": "chess"}, method="HEAD")
-    check(status == 400 and body == b"", "HEAD with a bad game: 400 as GET (%s)" % status)
+    for params in ({"game": "chess"}, {"game": "kalah", "time": "0"}):
+        status, body, _, secs = sv.get("/api/solve", params, method="HEAD")
+        check(status == 400 and body == b"", "HEAD %s: 400 as GET (%s)" % (params, status))
     status, body, _, _ = sv.get("/", method="HEAD")
     check(status == 200 and body == b"", "HEAD /: the page's headers")
     check(sv.alive(), "the server is up after the intake tests")

@@ -416,6 +416,9 @@ static enum MHD_Result route(server *sv, struct MHD_Connection *c, const char *u
                  strcmp(url, "/api/analyse") == 0;
     if (known && strcmp(method, "HEAD") == 0) {
         enum MHD_Result ret;
+        double limit;
+        if (strcmp(url, "/api/play") != 0 && !read_time(c, sv, &limit, &ret))
+            return ret;
         cli_game *cg = read_game(c, &ret);
         if (!cg)
             return ret;

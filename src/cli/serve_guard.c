@@ -133,8 +133,10 @@ void guard_leave(struct MHD_Connection *c)
 static void *watchdog(void *cls)
 {
     serve_guard *g = cls;
-    /* A quarter of the bound, so a connection is cut within 1.25 times it. */
-    double period = g->send_time / 4 < 1 ? g->send_time / 4 : 1;
+    /* A quarter of the bound, so a connection is cut within 1.25 times it
+     * (within 1 s of it for long bounds, 10 ms for the shortest). */
+    double period = g->send_time / 4;
+    period = period > 1 ? 1 : period < 0.01 ? 0.01 : period;
     struct timespec ts = {(time_t)period, (long)((period - (double)(time_t)period) * 1e9)};
     while (!__atomic_load_n(&g->stopping, __ATOMIC_ACQUIRE)) {
         nanosleep(&ts, NULL);
