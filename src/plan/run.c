@@ -151,7 +151,7 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
 static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_plan_result *r)
 {
     double t = build_guess(g, plan, r, plan_grow_step(g, r->db_seeds, plan->db_grow_seeds));
-    double model = GROW_MODEL_SLACK * plan_search_cost(plan->board_seeds, r->db_seeds,
+    double model = GROW_MODEL_SLACK * plan_search_cost(g, plan->board_seeds, r->db_seeds,
                                                   plan->limits.threads, plan->limits.value_only);
     t = t > model ? t : model;
     return t > TRIAL_SECONDS ? t : TRIAL_SECONDS;
