@@ -20,6 +20,12 @@
  * build of what the store lacks, per unit of the ratio of that build to
  * the modelled search without a database (doc/search.md, "the trial"). */
 #define TRIAL_MODEL_SLACK 3.0
+/* ... and at least the build plus this, up to TRIAL_SECONDS: a build's
+ * files, locks and the process around it cost more than its modelled
+ * bytes on a small board (Chungkala 4x3: the search without a database,
+ * 0.26 s in all, lost to a 0.03 s trial and a 0.8 s plan;
+ * results/plan.md). */
+#define TRIAL_FLOOR_SECONDS 0.3
 /* Toguz (cycles): the longest build the plan chooses by itself: above the
  * database a search with cycles shares little, so the biggest database
  * within this time is the plan. */
@@ -311,8 +317,8 @@ static void why_table_and_growth(const sow_game *g, const sow_limits *L, sow_pla
  * planned and the folder lacks some of it. It lasts a share of the
  * modelled build of what is missing: all of it when the model finds the
  * build barely worth it (build near the search without a database), less
- * the surer it is, at least TRIAL_SECONDS (or the whole build, if
- * shorter). So the plan has no cliff: a search the model misjudged ends in
+ * the surer it is, at least the build plus TRIAL_FLOOR_SECONDS up to
+ * TRIAL_SECONDS. So the plan has no cliff: a search the model misjudged ends in
  * the trial unless the build it gave way to is short beside the trial or
  * the model's case is strong (doc/search.md, "the trial"). */
 static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_plan *out)
@@ -333,8 +339,9 @@ static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_
     double no_db = plan_search_cost(g, board, 0, L->threads, L->value_only);
     double share = TRIAL_MODEL_SLACK * build / no_db;
     double t = build * (share < 1 ? share : 1);
-    if (t < TRIAL_SECONDS)
-        t = build < TRIAL_SECONDS ? build : TRIAL_SECONDS;
+    double floor = build + TRIAL_FLOOR_SECONDS;
+    if (t < floor)
+        t = floor < TRIAL_SECONDS ? floor : TRIAL_SECONDS;
     if (TRIAL_TIME_SHARE * left < t)
         t = TRIAL_TIME_SHARE * left;
     out->trial_seconds = t;
