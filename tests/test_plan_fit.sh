@@ -47,6 +47,6 @@ set -e
 scripts/bench-plan --quick --sow "$sow" --out "$tmp/bench" 2>"$tmp/log" || { cat "$tmp/log"; exit 1; }
 grep -q "^| kalah 4x4 | " "$tmp/bench/plan.md"
 grep -q "^| chungkala 4x3 | " "$tmp/bench/plan.md"
-grep -Eq "^\*\*[0-9]+ of 2 boards within 1.5x" "$tmp/bench/plan.md"
+grep -Eq "^\*\*[0-9]+ of 2 boards run within 1.5x" "$tmp/bench/plan.md"
 grep -q "^# load average before: " "$tmp/bench/plan.csv"
 echo ok
