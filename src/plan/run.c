@@ -22,6 +22,11 @@
  * wrong (Chungkala), not one that is noisy (Kalah, its fit: 0.6-2.6 times
  * in results/kalah.md, loaded). */
 #define GROW_MODEL_SLACK 3.0
+/* The load a build measures (its seconds over the model's) scales the
+ * search's modelled time only from a build this long (a shorter one is
+ * mostly files and locks), and at most by this much. */
+#define LOAD_MIN_BUILD 0.5
+#define LOAD_MAX_SLOWDOWN 10.0
 /* A build the model misjudged is cut at its last complete seed count once
  * it has taken this many times its share of the time left ... */
 #define BUILD_OVERRUN 1.5
@@ -159,8 +164,8 @@ static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_pla
      * cores grew its database for a search that needed no more time than
      * the load gave it: results/plan.md). */
     double modelled = plan_build_seconds(g, r->db_seeds, plan->limits.threads);
-    if (modelled > 0 && r->db_last_seconds > modelled)
-        model *= r->db_last_seconds / modelled;
+    if (r->db_last_seconds >= LOAD_MIN_BUILD && r->db_last_seconds > modelled)
+        model *= fmin(r->db_last_seconds / modelled, LOAD_MAX_SLOWDOWN);
     t = t > model ? t : model;
     return t > TRIAL_SECONDS ? t : TRIAL_SECONDS;
 }
