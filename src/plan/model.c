@@ -129,15 +129,16 @@ size_t plan_table_mb(const sow_game *g, const sow_limits *lim, int board, int k)
 {
     if (lim->tt_mb)
         return lim->tt_mb;
-    size_t mb = lim->value_only ? 4 : 16;
+    size_t base = lim->value_only ? 4 : 16, mb = base;
     for (int e = TT_BASE_EXCESS; e < board - k && mb < TT_MAX_MB; e++)
         mb *= 2;
     /* A search the model expects to end in a second fills no gigabyte:
      * the excess alone sized Congkak 7x7's table at 1 GB for a search of
      * about 1e5 nodes, whose page faults then took most of its time. */
     double modelled = TT_MODEL_SLACK * plan_search_cost(g, board, k, lim->threads, lim->value_only);
-    double left = plan_time_left(lim->deadline, sow_now());
-    double fill = TT_MB_PER_SECOND * lim->threads * fmin(modelled, left);
+    while (mb > base && (double)mb > TT_MB_PER_SECOND * lim->threads * modelled)
+        mb /= 2;
+    double fill = TT_MB_PER_SECOND * lim->threads * plan_time_left(lim->deadline, sow_now());
     while (mb > 4 && (double)mb > fill)
         mb /= 2;
     size_t quarter = (size_t)(lim->memory / MB / 4);
