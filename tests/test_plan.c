@@ -9,6 +9,7 @@
  * root from the database, no database, interrupted), and
  * sow_db_probe_root against the reference solver, pie rule included.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "internal.h" /* the plan's cost model (src/plan) */
 #include "sow/db.h"
 #include "sow/game.h"
 #include "sow/notation.h"
@@ -96,9 +98,10 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
 
 /* ---- decisions ---------------------------------------------------------- */
 
-/* The documented defaults (doc/search.md): Kalah(6,4) gets 20 seeds for
- * its value on 2 threads, 21 for every move, 19 for the value on 1
- * thread; Kalah(6,5) 26 with 4 GB. The table follows the excess. */
+/* The documented defaults (doc/search.md), with Kalah's fitted constants:
+ * Kalah(6,4) gets 20 seeds for its value on 2 threads, 22 for every move,
+ * 19 for the value on 1 thread; Kalah(6,5) 26 with 4 GB. The table
+ * follows the excess. */
 static void test_default_budget(void **state)
 {
     (void)state;
@@ -106,7 +109,7 @@ static void test_default_budget(void **state)
     game_of(&g, SOW_KALAH, 6, 4, 0);
     struct { int threads; bool value_only; int db; size_t tt; } want[] = {
         {2, true, 20, 64},   /* excess 28: 4 MB doubled 4 times */
-        {2, false, 21, 128}, /* excess 27: 16 MB doubled 3 times */
+        {2, false, 22, 64},  /* excess 26: 16 MB doubled twice */
         {1, true, 19, 128},
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
@@ -117,7 +120,7 @@ static void test_default_budget(void **state)
         assert_int_equal(p.board_seeds, 48);
         assert_int_equal(p.db_seeds, want[i].db);
         assert_int_equal(p.tt_mb, want[i].tt);
-        assert_true(p.trial_seconds == 2.0);
+        assert_true(p.trial_seconds >= 2.0);
         assert_false(p.db_degraded);
     }
     game_of(&g, SOW_KALAH, 6, 5, 0);
@@ -127,13 +130,19 @@ static void test_default_budget(void **state)
     assert_int_equal(p.db_seeds, 26);
     assert_int_equal(p.tt_mb, 1024); /* excess 34: capped */
 
-    /* Chungkala 6x2's long games: at least min(b/2, 12) seeds, more than
-     * the model alone would give. */
+    /* Chungkala 6x2's long games: its own constants give it a database
+     * of about half its seeds (Kalah's gave it none: a minimum of 12 seeds
+     * stood in for a fit). Congkak 7x7: at most a small one (the issue's
+     * plan built 21 seeds, 2.2 GB), its search without one being seconds. */
     game_of(&g, SOW_CHUNGKALA, 6, 2, 0);
     lim = (sow_limits){.memory = 4096 * MB, .threads = 1, .value_only = true};
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 12);
+    assert_true(p.db_seeds >= 8 && p.db_seeds <= 16);
+    game_of(&g, SOW_CONGKAK, 7, 7, 0);
+    p = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &p);
+    assert_true(p.db_bytes < 64 * MB);
 
     /* Zero limits: the defaults filled in. */
     sow_limits none = {0};
@@ -164,12 +173,13 @@ static void test_tiny_budget(void **state)
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
     assert_false(p.db_degraded);
-    /* 16 MB: a smaller database than the default, still worth saying. */
+    /* 16 MB: a smaller database than the default (or none: those that
+     * fit hardly cut the search, by the model), still worth saying. */
     game_of(&g, SOW_KALAH, 6, 5, 0);
     lim.memory = 16 * MB;
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_true(p.db_seeds > 0 && p.db_seeds < 26);
+    assert_true(p.db_seeds < 26);
     assert_true(p.db_degraded);
     /* Under 1 MB: not a budget. */
     lim.memory = MB - 1;
@@ -267,17 +277,48 @@ static void test_no_db(void **state)
     make(&g, &lim, SOW_E_ARG);
 }
 
-/* A folder: the model's size, no trial (its files may be there). */
+/* A folder: the model's size; a trial while it lacks the database, none
+ * once it holds it (loading beats any search). */
 static void test_db_dir(void **state)
 {
     (void)state;
     sow_game g;
     game_of(&g, SOW_KALAH, 6, 4, 0);
-    sow_limits lim = {.memory = 4096 * MB, .threads = 2, .value_only = true, .db_dir = "db"};
+    sow_limits lim = {.memory = 4096 * MB, .threads = 2, .value_only = true,
+                      .db_dir = "/proc/no/such/folder"};
     sow_plan p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
     assert_int_equal(p.db_seeds, 20);
-    assert_true(p.trial_seconds == 0);
+    assert_true(p.trial_seconds > 0);
+
+    game_of(&g, SOW_CHUNGKALA, 6, 2, 0);
+    char dir[] = "/tmp/sow-test-plan-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    lim = (sow_limits){.memory = 256 * MB, .threads = 1, .db_dir = dir};
+    p = make(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds > 0);
+    assert_true(p.trial_seconds > 0);
+    sow_db *db;
+    sow_oracle o;
+    assert_int_equal(sow_plan_open_db(&g, &p, NULL, &db, &o, NULL, 0), SOW_OK);
+    sow_db_close(db);
+    sow_plan again = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &again);
+    assert_int_equal(again.db_files, p.db_seeds);
+    /* What the folder holds costs nothing: the same database or a bigger
+     * one, whose trial is bounded by the build of what is missing. */
+    assert_true(again.db_seeds >= p.db_seeds);
+    double missing = plan_missing_build_seconds(&g, 1, again.db_seeds, again.db_files);
+    if (again.db_seeds == p.db_seeds) {
+        assert_true(again.trial_seconds == 0);
+        assert_non_null(strstr(again.why_trial, "holds"));
+    } else {
+        assert_true(again.trial_seconds > 0);
+        assert_true(again.trial_seconds <= (missing > 2.0 ? missing : 2.0) + 1e-9);
+    }
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void test_cycles(void **state)
@@ -401,6 +442,123 @@ static void test_value_only_and_threads(void **state)
     make(&g, &bad, SOW_E_ARG);
 }
 
+/* ---- the model measured per game ---------------------------------------- */
+
+/* Every family has its own measured constants (src/plan/fitted.c, written
+ * by scripts/plan-fit), sane, and they differ where the games do: Congkak's
+ * relay sowing ends games within a few moves, so its search grows far more
+ * slowly than Kalah's and its no-database search on its 98-seed board is
+ * modelled in seconds, not the 1e16 s Kalah's constants gave it. */
+static void test_fitted_per_game(void **state)
+{
+    (void)state;
+    for (int id = 0; id < SOW_GAME_COUNT; id++) {
+        const plan_fit *f = &plan_fitted[id];
+        assert_true(f->build_rate > 1e5 && f->build_rate < 1e10);
+        assert_true(f->search_at_ref > 0);
+        assert_true(f->search_growth >= 1.0 && f->search_growth <= 4.0);
+        assert_true(f->board_growth >= 1.0 && f->board_growth <= 4.0);
+        assert_true(f->all_moves_factor >= 1.0);
+        assert_true(f->no_db_at_ref >= 0 && f->no_db_growth >= 1.0);
+    }
+    const plan_fit *k = &plan_fitted[SOW_KALAH], *c = &plan_fitted[SOW_CONGKAK];
+    assert_true(k->points >= 3 && c->points >= 3);
+    assert_true(c->search_growth != k->search_growth || c->board_growth != k->board_growth);
+    assert_true(c->build_rate != k->build_rate);
+    sow_game g;
+    game_of(&g, SOW_CONGKAK, 7, 7, 0);
+    assert_ptr_equal(plan_fit_of(&g), c);
+    double no_db = plan_search_cost(&g, 98, 0, 1, true);
+    assert_true(no_db < 600);
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    assert_ptr_equal(plan_fit_of(&g), k);
+    /* The model grows with the excess, the board and every move's value,
+     * and shrinks with threads. */
+    assert_true(plan_search_cost(&g, 48, 20, 1, true) > plan_search_cost(&g, 48, 22, 1, true));
+    assert_true(plan_search_cost(&g, 48, 20, 1, false) >= plan_search_cost(&g, 48, 20, 1, true));
+    assert_true(plan_search_cost(&g, 48, 20, 2, true) < plan_search_cost(&g, 48, 20, 1, true));
+    assert_true(plan_search_cost(&g, 50, 20, 1, true) > plan_search_cost(&g, 48, 20, 1, true));
+    /* Never more above a database than without one. */
+    for (int j = 1; j <= 24; j++)
+        assert_true(plan_search_cost(&g, 48, j, 1, true) <= plan_search_cost(&g, 48, 0, 1, true));
+    /* Building what a folder lacks costs its bytes at the family's rate. */
+    double b = plan_missing_build_seconds(&g, 1, 20, 18);
+    assert_true(fabs(b - (double)(sow_db_bytes(&g, 20) - sow_db_bytes(&g, 18)) /
+                          k->build_rate) < 1e-9 * b + 1e-12);
+    assert_true(plan_missing_build_seconds(&g, 2, 20, -1) < plan_build_seconds(&g, 20, 1));
+    assert_true(plan_missing_build_seconds(&g, 1, 18, 20) == 0);
+}
+
+/* No plan starts a build that costs more than the search it would spare:
+ * on boards of every game without cycles, full and small, value and every
+ * move, 1 and 2 threads, an empty folder, the planned database's modelled
+ * build stays below the modelled search without one. Congkak 7x7 (the
+ * issue's board: a 21-seed database, 2.2 GB, while the search without one
+ * takes seconds) among them. */
+static void test_no_build_beyond_search(void **state)
+{
+    (void)state;
+    struct { sow_game_id id; int m, n; } boards[] = {
+        {SOW_CONGKAK, 7, 7}, {SOW_CONGKAK, 5, 4}, {SOW_KALAH, 6, 4}, {SOW_KALAH, 6, 5},
+        {SOW_KALAH, 4, 3}, {SOW_CHUNGKALA, 6, 3}, {SOW_CHUNGKALA, 4, 3},
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof *boards; i++) {
+        sow_game g;
+        game_of(&g, boards[i].id, boards[i].m, boards[i].n, 0);
+        for (int t = 1; t <= 2; t++)
+            for (int vo = 0; vo <= 1; vo++) {
+                sow_limits lim = {.memory = 4096 * MB, .threads = t, .value_only = vo};
+                sow_plan p = make(&g, &lim, SOW_OK);
+                check_invariants(&g, &p);
+                double no_db = plan_search_cost(&g, p.board_seeds, 0, t, vo);
+                if (p.db_seeds > 0)
+                    assert_true(plan_build_seconds(&g, p.db_seeds, t) < no_db);
+            }
+    }
+    /* Congkak 7x7's value on one thread: never the 2.2 GB database. */
+    sow_game g;
+    game_of(&g, SOW_CONGKAK, 7, 7, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .value_only = true};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds < 21);
+}
+
+/* The trial has no cliff: where a database is planned and the folder
+ * lacks some of it, the search without one runs at least min(the build
+ * + 0.3 s, 2 s) and at most the larger of the build and 2 s (modelled), so a search the model
+ * misjudged is never cut after 2 s to wait for a build many times longer
+ * unless the model's case for it is strong; the whole build where the
+ * model finds it barely worth it. */
+static void test_trial_no_cliff(void **state)
+{
+    (void)state;
+    struct { sow_game_id id; int m, n; } boards[] = {
+        {SOW_KALAH, 6, 4}, {SOW_KALAH, 6, 5}, {SOW_KALAH, 5, 4}, {SOW_CHUNGKALA, 6, 3},
+        {SOW_CHUNGKALA, 6, 2}, {SOW_CONGKAK, 7, 7},
+    };
+    int trials = 0;
+    for (size_t i = 0; i < sizeof boards / sizeof *boards; i++) {
+        sow_game g;
+        game_of(&g, boards[i].id, boards[i].m, boards[i].n, 0);
+        for (int vo = 0; vo <= 1; vo++) {
+            sow_limits lim = {.memory = 4096 * MB, .threads = 1, .value_only = vo};
+            sow_plan p = make(&g, &lim, SOW_OK);
+            check_invariants(&g, &p);
+            if (p.db_seeds == 0)
+                continue;
+            double build = plan_build_seconds(&g, p.db_seeds, 1);
+            double no_db = plan_search_cost(&g, p.board_seeds, 0, 1, vo);
+            double floor = build + 0.3 < 2.0 ? build + 0.3 : 2.0;
+            assert_true(p.trial_seconds >= floor * (1 - 1e-9));
+            assert_true(p.trial_seconds <= (build > 2.0 ? build : 2.0) * (1 + 1e-9));
+            if (3 * build >= no_db)
+                assert_true(p.trial_seconds >= build * (1 - 1e-9));
+            trials++;
+        }
+    }
+    assert_true(trials > 0);
+}
+
 /* ---- running a plan ----------------------------------------------------- */
 
 /* The same answer as the reference: score, value, outcome, the moves, and
@@ -476,8 +634,9 @@ static void test_solve_paths(void **state)
     game_of(&g, SOW_KALAH, 3, 3, 0);
     sow_game_start(&g, &p);
     sow_limits base = {.memory = 64 * MB, .threads = 1};
-    /* Default: a small board ends in the trial. */
-    solve_vs_ref(&g, &p, base, "trial ");
+    /* Default: a small board, by the model no database is worth building:
+     * a search. */
+    solve_vs_ref(&g, &p, base, "search ");
     /* A forced database below the board: database, then search. */
     sow_limits l = base;
     l.db_seeds = 8;
@@ -619,11 +778,14 @@ static void on_grow(void *ctx, int from, int to, double searched)
 }
 
 /* A database the model guessed too small grows while the search above it
- * outlasts the next step's build. Chungkala 6x2 (no capture) above a
- * 1-seed database searches far longer than the 2 s floor (7.6 s on one
- * thread above 8 seeds: doc/experiments.md, "The database grows"), so it
- * grows; the table kept from the smaller oracle leaves the answer that of
- * a search above a fixed database: value +1, every move's score. */
+ * outlasts the next step's build. Chungkala 6x2 (no capture) above an
+ * 8-seed database: every move's value takes 7.6 s of one thread (63 M
+ * nodes: doc/experiments.md, "The database grows"), where its fitted model
+ * says 0.7 s and the growth budget is the larger of 2 s, three times that
+ * and the next step's build: it grows, however quiet the machine (above
+ * 1 seed, 12.9 s against a budget of 18.6 s, it would not). The table
+ * kept from the smaller oracle leaves the answer that of a search above a
+ * fixed database: value +1, every move's score. */
 static void test_db_grows(void **state)
 {
     (void)state;
@@ -635,15 +797,15 @@ static void test_db_grows(void **state)
     sow_plan plan = make(&g, &lim, SOW_OK);
     check_invariants(&g, &plan);
     assert_true(plan.db_grow_seeds > 16);
-    plan.db_seeds = 1;
-    plan.db_bytes = sow_db_bytes(&g, 1);
+    plan.db_seeds = 8;
+    plan.db_bytes = sow_db_bytes(&g, 8);
     plan.trial_seconds = 0;
-    growth gr = {0, 1};
+    growth gr = {0, 8};
     sow_plan_callbacks cb = {.db_grow = on_grow, .ctx = &gr};
     static sow_plan_result res, fixed;
     assert_int_equal(sow_plan_solve(&g, &p, &plan, &cb, &res, NULL, 0), SOW_OK);
     assert_true(gr.steps >= 1);
-    assert_int_equal(res.db_first_seeds, 1);
+    assert_int_equal(res.db_first_seeds, 8);
     assert_int_equal(res.db_seeds, gr.last);
     assert_true(res.db_seeds <= plan.db_grow_seeds);
     assert_int_equal(res.db_bytes, sow_db_bytes(&g, res.db_seeds));
@@ -704,9 +866,9 @@ static void test_solve_interrupted(void **state)
 /* ---- time limits -------------------------------------------------------- */
 
 /* The plan within a time limit: the trial takes at most half the time,
- * the database one whose modelled build takes at most half of it (at the
- * model's 2.5e7 positions per second and thread), and a deadline already
- * spent (what came before the plan counts) leaves neither. */
+ * the database one whose modelled build takes at most half of it (at
+ * Kalah's fitted rate per thread), and a deadline already spent (what
+ * came before the plan counts) leaves neither. */
 static void test_time_plan(void **state)
 {
     (void)state;
@@ -714,14 +876,15 @@ static void test_time_plan(void **state)
     game_of(&g, SOW_KALAH, 6, 4, 0);
     sow_limits lim = {.memory = 4096 * MB, .threads = 1, .value_only = true};
     sow_plan none = make(&g, &lim, SOW_OK);
-    assert_true(none.trial_seconds == 2.0);
+    assert_true(none.trial_seconds >= 2.0);
     assert_true(none.limits.deadline == 0);
     lim.time_limit = 1;
     sow_plan one = make(&g, &lim, SOW_OK);
     check_invariants(&g, &one);
     assert_true(one.trial_seconds > 0 && one.trial_seconds <= 0.5);
     assert_true(one.db_seeds > 0 && one.db_seeds < none.db_seeds);
-    assert_true((double)sow_db_bytes(&g, one.db_seeds) / 2.5e7 <= 0.5);
+    assert_true((double)sow_db_bytes(&g, one.db_seeds) / plan_fitted[SOW_KALAH].build_rate <=
+                0.5);
     assert_true(one.limits.deadline > 0);
     assert_non_null(strstr(one.why_db, "time limit"));
     lim.time_limit = 0;
@@ -1003,6 +1166,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cycles),
         cmocka_unit_test(test_cycles_folder),
         cmocka_unit_test(test_value_only_and_threads),
+        cmocka_unit_test(test_fitted_per_game),
+        cmocka_unit_test(test_no_build_beyond_search),
+        cmocka_unit_test(test_trial_no_cliff),
         cmocka_unit_test(test_solve_paths),
         cmocka_unit_test(test_solve_db_dir),
         cmocka_unit_test(test_solve_held),

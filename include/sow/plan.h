@@ -8,11 +8,13 @@
  * rules <- retro <- db, {search, db} <- plan <- cli): it is the one place
  * that turns a sow_db into the search's oracle.
  *
- * The decisions follow a cost model (src/plan/model.c; its measurements are
- * in doc/experiments.md): building a database of k seeds costs its
- * positions at a fixed rate per thread; the search costs grow by a fixed
- * factor per seed the board has above the database (the "excess"). The
- * table is sized by that excess, for the database actually planned.
+ * The decisions follow a cost model (src/plan/model.c) whose constants are
+ * measured for each game family from its own rules (scripts/plan-fit ->
+ * src/plan/fitted.c, results/plan-fit.md): building a database of k seeds
+ * costs its positions at the family's rate per thread; the search grows
+ * by the family's factor per seed the board has above the database (the
+ * "excess"), never beyond the search without one. The table is sized by
+ * that excess and the modelled search, for the database actually planned.
  */
 #ifndef SOW_PLAN_H
 #define SOW_PLAN_H

@@ -35,10 +35,36 @@
 
 /* ---- The cost model (model.c) ----------------------------------------- */
 
+/* One game family's measured constants (fitted.c, written by
+ * scripts/plan-fit from the game's own rules; results/plan-fit.md). The
+ * model: building costs its bytes at build_rate per thread; a value
+ * search on one thread above a database takes search_at_ref *
+ * search_growth^(e - 24) * board_growth^(b - 48) seconds (e: board seeds
+ * above the database's, b: the board's seeds), but never more than the
+ * search without one, no_db_at_ref * no_db_growth^(b - 48) (where that
+ * was fitted: no_db_at_ref > 0); all_moves_factor times that for every
+ * move's value. */
+typedef struct plan_fit {
+    double build_rate;       /* bytes (positions) built per second and thread */
+    double search_at_ref;    /* seconds at an excess of 24 on a 48-seed board */
+    double search_growth;    /* per seed of excess */
+    double board_growth;     /* per board seed at a fixed excess */
+    double all_moves_factor; /* every move's value over the value alone */
+    double no_db_at_ref;     /* without a database: seconds on 48 seeds (0: no fit) */
+    double no_db_growth;     /* ... and its growth per board seed */
+    int points;              /* searches the fit used (0: the defaults) */
+} plan_fit;
+
+/* Indexed by sow_game_id: data, not a special case per game. */
+extern const plan_fit plan_fitted[SOW_GAME_COUNT];
+
+/* The constants for g's family. */
+const plan_fit *plan_fit_of(const sow_game *g);
+
 /* Seconds from `now` to `end` (0 once past); INFINITY without an end (0). */
 double plan_time_left(double end, double now);
 /* The model's seconds for the search with a k-seed database (k = 0: none). */
-double plan_search_cost(int board, int k, int threads, bool value_only);
+double plan_search_cost(const sow_game *g, int board, int k, int threads, bool value_only);
 /* Modelled seconds to build the levels of a k-seed database that a folder
  * holding 0..have lacks (have -1: all of them). */
 double plan_missing_build_seconds(const sow_game *g, int threads, int k, int have);
@@ -50,7 +76,7 @@ double plan_build_allowance(double left);
 double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only);
 /* The table for a database of k seeds (forced size, else by the excess,
  * and by the time left). */
-size_t plan_table_mb(const sow_limits *lim, int board, int k);
+size_t plan_table_mb(const sow_game *g, const sow_limits *lim, int board, int k);
 /* The search's own memory beside its table. */
 uint64_t plan_search_bytes(const sow_game *g, const sow_limits *lim);
 /* What the table (sized for a k-seed database) and the search take beside

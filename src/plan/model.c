@@ -19,29 +19,20 @@
 #include "internal.h"
 #include "sow/rules.h"
 
-/* Building: positions per second and thread (results/db-build.md). */
-#define DB_BUILD_RATE 2.5e7
-/* Value search, one thread, 24 board seeds above the database, on a
- * 48-seed board (Kalah(6,4)). */
-#define SEARCH_SECONDS_AT_24 1.3
+/* The measured constants are per game family (fitted.c, plan_fit); what
+ * stays here holds for every game. */
 #define BOARD_REF_SEEDS 48
-/* The search grows by this per seed above the database (fitted on
- * Kalah(6,4) with databases of 18 to 30 seeds) ... */
-#define SEARCH_GROWTH 1.5
-/* ... and by this per board seed at a fixed excess (Kalah(6,5)). */
-#define BOARD_GROWTH 1.16
 /* Each thread after the first adds this much of one thread's speed
  * (ABDADA, results/threads.md). */
 #define THREAD_SEARCH_GAIN 0.65
-/* Every move's value costs about this many times the value alone. */
-#define ALL_MOVES_FACTOR 4.0
-/* Toguz (cycles): its builder's positions per second per thread (results/
- * toguz.md). */
-#define CYCLE_BUILD_RATE 3e6
 /* With a time limit, at most this many MB per second left and thread: a
  * bigger table than the search can fill is only page faults (a fresh
  * gigabyte slows the first seconds of a search many times over). */
 #define TT_MB_PER_SECOND 32
+/* ... and per second of the search's modelled time, times this (the
+ * model is a guess: a table a little big costs little, one too small a
+ * lot more). */
+#define TT_MODEL_SLACK 4.0
 /* The default budget: what Kalah(6,5) needs to solve in minutes. */
 #define DEFAULT_MEMORY_MB 4096
 #define MIN_DEFAULT_MEMORY_MB 256
@@ -77,12 +68,29 @@ double plan_time_left(double end, double now)
     return end > now ? end - now : 0;
 }
 
-/* The model's seconds for the search with a k-seed database (k = 0: none). */
-double plan_search_cost(int board, int k, int threads, bool value_only)
+/* The constants for g's family. */
+const plan_fit *plan_fit_of(const sow_game *g)
 {
-    double f = (value_only ? 1.0 : ALL_MOVES_FACTOR) * pow(BOARD_GROWTH, board - BOARD_REF_SEEDS) /
-               (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
-    return f * SEARCH_SECONDS_AT_24 * pow(SEARCH_GROWTH, board - k - TT_BASE_EXCESS);
+    unsigned id = (unsigned)g->cfg.game;
+    return &plan_fitted[id < SOW_GAME_COUNT ? id : SOW_KALAH];
+}
+
+/* The model's seconds for the search with a k-seed database (k = 0: none). */
+double plan_search_cost(const sow_game *g, int board, int k, int threads, bool value_only)
+{
+    const plan_fit *f = plan_fit_of(g);
+    double scale = (value_only ? 1.0 : f->all_moves_factor) /
+                   (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
+    double above = f->search_at_ref * pow(f->board_growth, board - BOARD_REF_SEEDS) *
+                   pow(f->search_growth, board - k - TT_BASE_EXCESS);
+    /* A small database hardly cuts the search: it costs about what the
+     * search without one does (results/plan-fit.md). */
+    double none = f->no_db_at_ref > 0 ? f->no_db_at_ref * pow(f->no_db_growth,
+                                                              board - BOARD_REF_SEEDS)
+                                      : INFINITY;
+    if (k == 0 && isfinite(none))
+        return scale * none;
+    return scale * fmin(above, none);
 }
 
 /* Modelled seconds to build the levels of a k-seed database that a folder
@@ -91,7 +99,7 @@ double plan_missing_build_seconds(const sow_game *g, int threads, int k, int hav
 {
     if (k <= have)
         return 0;
-    double rate = g->cycles ? CYCLE_BUILD_RATE : DB_BUILD_RATE;
+    double rate = plan_fit_of(g)->build_rate;
     double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
     return lacking / (rate * threads);
 }
@@ -112,18 +120,24 @@ double plan_build_allowance(double left)
 double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only)
 {
     return (k > 0 ? plan_build_seconds(g, k, threads) : 0) +
-           plan_search_cost(board, k, threads, value_only);
+           plan_search_cost(g, board, k, threads, value_only);
 }
 
 /* The table for a database of k seeds (forced size, else by the excess,
- * and by the time left). */
-size_t plan_table_mb(const sow_limits *lim, int board, int k)
+ * by the search's modelled seconds and by the time left). */
+size_t plan_table_mb(const sow_game *g, const sow_limits *lim, int board, int k)
 {
     if (lim->tt_mb)
         return lim->tt_mb;
-    size_t mb = lim->value_only ? 4 : 16;
+    size_t base = lim->value_only ? 4 : 16, mb = base;
     for (int e = TT_BASE_EXCESS; e < board - k && mb < TT_MAX_MB; e++)
         mb *= 2;
+    /* A search the model expects to end in a second fills no gigabyte:
+     * the excess alone sized Congkak 7x7's table at 1 GB for a search of
+     * about 1e5 nodes, whose page faults then took most of its time. */
+    double modelled = TT_MODEL_SLACK * plan_search_cost(g, board, k, lim->threads, lim->value_only);
+    while (mb > base && (double)mb > TT_MB_PER_SECOND * lim->threads * modelled)
+        mb /= 2;
     double fill = TT_MB_PER_SECOND * lim->threads * plan_time_left(lim->deadline, sow_now());
     while (mb > 4 && (double)mb > fill)
         mb /= 2;
@@ -144,7 +158,7 @@ uint64_t plan_search_bytes(const sow_game *g, const sow_limits *lim)
  * the database. */
 uint64_t plan_beside_db(const sow_game *g, const sow_limits *lim, int board, int k)
 {
-    return (uint64_t)plan_table_mb(lim, board, k) * MB + plan_search_bytes(g, lim);
+    return (uint64_t)plan_table_mb(g, lim, board, k) * MB + plan_search_bytes(g, lim);
 }
 
 /* The memory a database may take beside a table of tt_mb and the search. */
@@ -157,7 +171,7 @@ uint64_t plan_room_beside(const sow_game *g, const sow_limits *lim, size_t tt_mb
 /* The memory a k-seed database may take beside its table and the search. */
 uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k)
 {
-    return plan_room_beside(g, lim, plan_table_mb(lim, board, k));
+    return plan_room_beside(g, lim, plan_table_mb(g, lim, board, k));
 }
 
 /* Does a k-seed database fit beside its table and the search? */

@@ -16,9 +16,16 @@
 #include "internal.h"
 #include "sow/rules.h"
 
-/* Boards with long games and few captures (Chungkala 6x2) gain from a
- * small database more than the model says: at least min(b/2, this). */
-#define SMALL_DB_SEEDS 12
+/* A trial without a database is at least this share of the modelled
+ * build of what the store lacks, per unit of the ratio of that build to
+ * the modelled search without a database (doc/search.md, "the trial"). */
+#define TRIAL_MODEL_SLACK 3.0
+/* ... and at least the build plus this, up to TRIAL_SECONDS: a build's
+ * files, locks and the process around it cost more than its modelled
+ * bytes on a small board (Chungkala 4x3: the search without a database,
+ * 0.26 s in all, lost to a 0.03 s trial and a 0.8 s plan;
+ * results/plan.md). */
+#define TRIAL_FLOOR_SECONDS 0.3
 /* Toguz (cycles): the longest build the plan chooses by itself: above the
  * database a search with cycles shares little, so the biggest database
  * within this time is the plan. */
@@ -31,28 +38,31 @@
 #define DEGRADED_RATIO 1.5
 
 /* The default database size within lim->memory: the k that minimises the
- * modelled build plus search, at least the small boards' minimum, among
- * those whose build of what the folder lacks (it holds 0..have) takes at
- * most `build_max` seconds. */
+ * modelled build (of what the folder lacks: it holds 0..have) plus search
+ * with the game's fitted constants, among those whose build takes at most
+ * `build_max` seconds and less than the modelled search without any
+ * database (a build that costs more than the search it spares is never
+ * worth starting). */
 static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, int have,
                            double build_max)
 {
     int kmax = sow_retro_max_seeds(g);
     if (kmax > board)
         kmax = board;
-    int small = board / 2 < SMALL_DB_SEEDS ? board / 2 : SMALL_DB_SEEDS;
     int best = 0;
-    double best_cost = plan_total_cost(g, board, 0, lim->threads, lim->value_only);
+    double best_cost = plan_search_cost(g, board, 0, lim->threads, lim->value_only);
+    double no_db = best_cost;
     for (int k = 1; k <= kmax; k++) {
         size_t bytes = sow_db_bytes(g, k);
         if (bytes == SIZE_MAX || bytes > lim->memory)
             break;
-        if (plan_missing_build_seconds(g, lim->threads, k, have) > build_max)
+        double build = plan_missing_build_seconds(g, lim->threads, k, have);
+        if (build > build_max || build >= no_db)
             break;
         if (!plan_fits(g, lim, board, k))
             continue;
-        double cost = plan_total_cost(g, board, k, lim->threads, lim->value_only);
-        if (cost < best_cost || k <= small) {
+        double cost = build + plan_search_cost(g, board, k, lim->threads, lim->value_only);
+        if (cost < best_cost) {
             best_cost = cost;
             best = k;
         }
@@ -61,18 +71,21 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, 
 }
 
 /* The biggest database the search may grow to from a k-seed one: the
- * largest that fits beside the table sized for k, short of the whole
+ * largest that fits (with its builder's scratch) beside the table sized
+ * for k, short of the whole
  * board (the model's guess is only a guess: Chungkala, with no capture,
  * descends to a database far slower than Kalah, its fit: doc/
  * experiments.md, "The database grows"). 0: none bigger fits. */
 static int grow_limit(const sow_game *g, const sow_limits *lim, int board, int k)
 {
     int kmax = sow_retro_max_seeds(g) < board - 1 ? sow_retro_max_seeds(g) : board - 1;
-    uint64_t room = plan_room_beside(g, lim, plan_table_mb(lim, board, k));
+    uint64_t room = plan_room_beside(g, lim, plan_table_mb(g, lim, board, k));
     int best = 0;
     for (int j = k + 1; j <= kmax; j++) {
+        /* Building it takes its scratch too (a faster build rate made the
+         * growth jump to the limit, where the scratch did not fit). */
         size_t bytes = sow_db_bytes(g, j);
-        if (bytes == SIZE_MAX || bytes > room)
+        if (bytes == SIZE_MAX || bytes + sow_retro_scratch_bytes(g, j) > room)
             break;
         best = j;
     }
@@ -174,7 +187,7 @@ static sow_err plan_forced_db(const sow_game *g, const sow_limits *lim, sow_plan
                         "a database up to %d seeds is beyond what its entries can hold for "
                         "this game (at most %d)",
                         k, sow_retro_max_seeds(g));
-    size_t tt = plan_table_mb(lim, board, k);
+    size_t tt = plan_table_mb(g, lim, board, k);
     if (!plan_fits(g, lim, board, k)) {
         size_t need = sow_db_bytes(g, k);
         return sow_fail(why, why_size, SOW_E_NOMEM,
@@ -198,7 +211,8 @@ static void why_default_db(const sow_game *g, const sow_limits *lim, double buil
                            sow_plan *out)
 {
     int board = out->board_seeds, k = out->db_seeds;
-    double cost = plan_total_cost(g, board, k, lim->threads, lim->value_only);
+    double cost = plan_missing_build_seconds(g, lim->threads, k, out->db_files) +
+                  plan_search_cost(g, board, k, lim->threads, lim->value_only);
     /* Would the default budget have planned a bigger database, and does
      * the model expect that to matter? */
     sow_limits dflt = *lim;
@@ -229,13 +243,16 @@ static void why_default_db(const sow_game *g, const sow_limits *lim, double buil
         snprintf(out->why_db, sizeof out->why_db,
                  board == 0 ? "no database: no seeds on the board"
                  : plan_fits(g, lim, board, 1)
-                     ? "no database: the cost model expects none to be faster"
-                     : "no database: the memory leaves no room for one");
+                     ? "no database: by the cost model none is faster (the search without "
+                       "one: %.2f s modelled)"
+                     : "no database: the memory leaves no room for one",
+                 plan_search_cost(g, board, 0, lim->threads, lim->value_only));
     } else {
         snprintf(out->why_db, sizeof out->why_db,
                  "database up to %d seeds (%.0f MB): the fastest by the cost model that fits "
-                 "the memory beside its table (%.1f s modelled)",
-                 k, plan_mib(sow_db_bytes(g, k)), cost);
+                 "the memory beside its table (%.1f s modelled, %.1f s without a database)",
+                 k, plan_mib(sow_db_bytes(g, k)), cost,
+                 plan_search_cost(g, board, 0, lim->threads, lim->value_only));
     }
 }
 
@@ -318,29 +335,41 @@ static void why_table_and_growth(const sow_game *g, const sow_limits *L, sow_pla
                                    : "no bigger one fits the memory short of the whole board");
 }
 
-/* The trial decision: a short search without a database first, where
- * one is planned and may not be there yet. */
+/* The trial decision: a search without a database first, where one is
+ * planned and the folder lacks some of it. It lasts a share of the
+ * modelled build of what is missing: all of it when the model finds the
+ * build barely worth it (build near the search without a database), less
+ * the surer it is, at least the build plus TRIAL_FLOOR_SECONDS up to
+ * TRIAL_SECONDS. So the plan has no cliff: a search the model misjudged ends in
+ * the trial unless the build it gave way to is short beside the trial or
+ * the model's case is strong (doc/search.md, "the trial"). */
 static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_plan *out)
 {
-    int k = out->db_seeds;
-    if (k == 0)
+    int k = out->db_seeds, board = out->board_seeds;
+    double build = plan_missing_build_seconds(g, L->threads, k, out->db_files);
+    if (k == 0) {
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
-    else if (L->db_seeds > 0)
-        snprintf(out->why_trial, sizeof out->why_trial, "no trial: the database size is forced");
-    else if (g->cycles)
-        snprintf(out->why_trial, sizeof out->why_trial,
-                 "no trial: with cycles a search above no database shares little");
-    else if (L->db_dir)
-        snprintf(out->why_trial, sizeof out->why_trial,
-                 "no trial: the database folder may hold the files already");
-    else {
-        out->trial_seconds = TRIAL_SECONDS;
-        if (TRIAL_TIME_SHARE * left < out->trial_seconds)
-            out->trial_seconds = TRIAL_TIME_SHARE * left;
-        snprintf(out->why_trial, sizeof out->why_trial,
-                 "a %g s search without a database first: most small boards end there",
-                 out->trial_seconds);
+        return;
     }
+    if (L->db_seeds > 0 || g->cycles || build <= 0) {
+        snprintf(out->why_trial, sizeof out->why_trial, "no trial: %s",
+                 L->db_seeds > 0 ? "the database size is forced"
+                 : g->cycles ? "with cycles a search above no database shares little"
+                             : "the database folder holds the database");
+        return;
+    }
+    double no_db = plan_search_cost(g, board, 0, L->threads, L->value_only);
+    double share = TRIAL_MODEL_SLACK * build / no_db;
+    double t = build * (share < 1 ? share : 1);
+    double floor = build + TRIAL_FLOOR_SECONDS;
+    if (t < floor)
+        t = floor < TRIAL_SECONDS ? floor : TRIAL_SECONDS;
+    if (TRIAL_TIME_SHARE * left < t)
+        t = TRIAL_TIME_SHARE * left;
+    out->trial_seconds = t;
+    snprintf(out->why_trial, sizeof out->why_trial,
+             "a %.2g s search without a database first: the build of what the folder lacks "
+             "is %.2g s modelled, the search without one %.3g s", t, build, no_db);
 }
 
 sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *lim,
@@ -364,7 +393,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     if (e)
         return e;
     int k = out->db_seeds;
-    out->tt_mb = plan_table_mb(L, out->board_seeds, k);
+    out->tt_mb = plan_table_mb(g, L, out->board_seeds, k);
     if (k > 0) {
         out->db_bytes = sow_db_bytes(g, k);
         out->db_budget = plan_db_room(g, L, out->board_seeds, k);

@@ -22,6 +22,11 @@
  * wrong (Chungkala), not one that is noisy (Kalah, its fit: 0.6-2.6 times
  * in results/kalah.md, loaded). */
 #define GROW_MODEL_SLACK 3.0
+/* The load a build measures (its seconds over the model's) scales the
+ * search's modelled time only from a build this long (a shorter one is
+ * mostly files and locks), and at most by this much. */
+#define LOAD_MIN_BUILD 0.5
+#define LOAD_MAX_SLOWDOWN 10.0
 /* A build the model misjudged is cut at its last complete seed count once
  * it has taken this many times its share of the time left ... */
 #define BUILD_OVERRUN 1.5
@@ -151,8 +156,16 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
 static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_plan_result *r)
 {
     double t = build_guess(g, plan, r, plan_grow_step(g, r->db_seeds, plan->db_grow_seeds));
-    double model = GROW_MODEL_SLACK * plan_search_cost(plan->board_seeds, r->db_seeds,
+    double model = GROW_MODEL_SLACK * plan_search_cost(g, plan->board_seeds, r->db_seeds,
                                                   plan->limits.threads, plan->limits.value_only);
+    /* The model counts a quiet machine's seconds; on a loaded one the
+     * last build measured how much slower the clock runs, and the search
+     * runs as much slower (without this, Congkak 7x7 at load 15 on two
+     * cores grew its database for a search that needed no more time than
+     * the load gave it: results/plan.md). */
+    double modelled = plan_build_seconds(g, r->db_seeds, plan->limits.threads);
+    if (r->db_last_seconds >= LOAD_MIN_BUILD && r->db_last_seconds > modelled)
+        model *= fmin(r->db_last_seconds / modelled, LOAD_MAX_SLOWDOWN);
     t = t > model ? t : model;
     return t > TRIAL_SECONDS ? t : TRIAL_SECONDS;
 }
