@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that every quoted #include in src/ and include/sow/ follows the
 # layering of STYLE.md: rules <- search, retro <- db, {search, db} <- plan
-# <- units <- ledger <- cli, and common
+# <- engine, plan <- units <- ledger <- cli, and common
 # (shared helpers) under everything. The build's include paths already
 # refuse another part's private header by bare name (meson.build); this
 # also catches the public headers (every part sees include/) and paths
@@ -19,9 +19,10 @@ declare -A uses=(
   [retro]="common rules"
   [db]="common rules retro"
   [plan]="common rules search retro db"
+  [engine]="common rules search retro db plan"
   [units]="common rules search retro db plan"
   [ledger]="common rules search retro db plan units"
-  [cli]="common rules search retro db plan units ledger"
+  [cli]="common rules search retro db plan engine units ledger"
 )
 # Private headers: the CLI sees only its own and the public ones.
 declare -A sees=(
@@ -31,6 +32,7 @@ declare -A sees=(
   [retro]="common rules"
   [db]="common rules retro"
   [plan]="common"
+  [engine]="common"
   [units]="common"
   [ledger]="common"
   [cli]="common"
@@ -45,6 +47,7 @@ declare -A owner=(
   [db.h]=db
   [store.h]=db
   [plan.h]=plan
+  [timeman.h]=engine
   [units.h]=units [units_mpi.h]=units
   [ledger.h]=ledger
 )
