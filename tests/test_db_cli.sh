@@ -156,6 +156,7 @@ expect_status 2 "$SOW" db info "$T/db" extra
 grep -q "see sow db info --help" "$T/err" || fail "info hint: $(cat "$T/err")"
 expect_status 0 "$SOW" db --help
 grep -q "sow db SUBCOMMAND --help" "$T/out" || fail "db --help: $(cat "$T/out")"
+grep -q "all four games (kalah, chungkala, congkak, toguz)" "$T/out" || fail "db --help: the games: $(cat "$T/out")"
 grep -q "exit status: 0 all good; 1 a problem" <("$SOW" db verify --help) || fail "verify --help states no exit codes"
 
 # info on a folder summarises its databases.

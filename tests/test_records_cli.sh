@@ -87,4 +87,9 @@ expect_bad "a record starts from the start" \
 expect_bad "--record-out $T/no/such/dir/r.txt: No such file or directory" \
   "$SOW" play kalah --moves 1 --record-out "$T/no/such/dir/r.txt"
 [ ! -e "$T/p.txt" ] || fail "a refused --record-out wrote a file"
+# Every command that reads a record says so in its usage lines.
+for c in solve perft analyse play; do
+  expect_status 0 "$SOW" $c --help
+  sed -n '/^usage/,/^$/p' "$T/out" | grep -q -- '--record FILE' || fail "sow $c --help: no --record FILE in the usage"
+done
 echo "records cli: ok"

@@ -59,4 +59,11 @@ if [ -n "$(git status --porcelain -- . ':!results')" ]; then
     echo "a dirty tree was not refused" >&2; exit 1
   fi
 fi
+# The index: a file written outside scripts/results, with its date and
+# commit in a foot line only, is listed with them (not "?").
+printf '# A bench\n\nrows\n\n---\n`scripts/x` (N=1), 2026-12-01 03:28 UTC, vm (2 CPUs), commit a18d859\n' \
+  >"$tmp/foot.md"
+scripts/results --only index --out "$tmp" --build "$build" --allow-dirty 2>"$tmp/log" || { cat "$tmp/log"; exit 1; }
+grep -q '^| \[foot.md\](foot.md) | A bench | 2026-12-01 03:28 UTC | a18d859 |$' "$tmp/README.md" ||
+  { echo "index: the foot line's date and commit: $(grep foot.md "$tmp/README.md")" >&2; exit 1; }
 echo "results framework: ok"

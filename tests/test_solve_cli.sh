@@ -13,6 +13,8 @@ trap 'rm -rf "$T"' EXIT
 # once (Toguz 9x9 used to run with no answer and no end).
 expect_status 2 "$SOW" solve toguz
 has err '^sow: solve: 162 seeds on 18 pits are too many for the exact solver'
+has err '`sow analyse` searches it within a time limit'
+[ "$(wc -l <"$T/err")" = 1 ] || fail "solve toguz: one line expected: $(cat "$T/err")"
 expect_status 2 "$SOW" solve kalah --position 40,40,40,40,40,35/0/10,10,0,0,0,0/0/s
 has err 'too many for the exact solver'
 
@@ -124,7 +126,8 @@ interrupt() { # interrupt cmd...: runs it, sends SIGINT after 1.5 s
 }
 interrupt "$SOW" solve kalah --pits 6 --seeds 4 --memory 1 --threads 1
 has err '^sow: note: --memory 1 MB leaves no room for a database: searching without one'
-has err '^value: value in \[[-+][0-9]+, [-+][0-9]+\]'
+has err '^value in \[[-+][0-9]+, [-+][0-9]+\], testing'
+lacks err 'value: value'
 lacks err 'ETA'
 has out '^kalah 6x4: interrupted after [0-9.]+ s: value in \[[-+][0-9]+, [-+][0-9]+\] for south \(to move\)'
 has out '^(best move so far: [1-6]|no best move found yet)$'

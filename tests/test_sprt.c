@@ -100,22 +100,25 @@ static void test_elo_interval(void **state)
 {
     (void)state;
     double e, lo, hi;
-    bool b;
-    sow_elo_interval(30, 3, 31, &e, &lo, &hi, &b);
-    assert_true(b && e < 0 && e > -20 && lo < e && hi > e);
-    sow_elo_interval(10, 10, 10, &e, &lo, &hi, &b);
+    bool w;
+    sow_elo_interval(30, 3, 31, &e, &lo, &hi, &w);
+    assert_true(!w && e < 0 && e > -20 && lo < e && hi > e);
+    sow_elo_interval(10, 10, 10, &e, &lo, &hi, &w);
     assert_true(e == 0 && !signbit(e) && lo < 0 && hi > 0);
-    /* 2-0: no interval, a one-sided bound: 0.05^(1/2) = 0.224 -> -215 */
-    sow_elo_interval(2, 0, 0, &e, &lo, &hi, &b);
-    assert_false(b);
-    assert_true(isinf(hi) && hi > 0);
-    assert_true(fabs(lo - sow_elo_of_score(sqrt(0.05))) < 1e-9);
-    /* A longer sweep proves more. */
-    double lo2;
-    sow_elo_interval(32, 0, 0, &e, &lo2, &hi, &b);
-    assert_true(lo2 > lo && lo2 > 0);
-    sow_elo_interval(0, 0, 5, &e, &lo, &hi, &b);
-    assert_true(!b && isinf(lo) && lo < 0 && hi < 0 + 1e-9 + 400);
+    /* 2-0: the Wilson interval's lower end n / (n + z^2) = 0.342: -113 Elo;
+     * no upper end, no estimate. */
+    sow_elo_interval(2, 0, 0, &e, &lo, &hi, &w);
+    assert_true(w && isnan(e) && isnan(hi));
+    assert_true(fabs(lo - sow_elo_of_score(2 / (2 + 1.959964 * 1.959964))) < 1e-6);
+    assert_true(fabs(lo - -113.4) < 0.1);
+    /* A longer sweep proves more: 20-0 above +287. */
+    sow_elo_interval(20, 0, 0, &e, &lo, &hi, &w);
+    assert_true(fabs(lo - 286.6) < 0.2);
+    sow_elo_interval(0, 0, 5, &e, &lo, &hi, &w);
+    assert_true(w && isnan(lo) && hi < 0);
+    /* All draws: Wilson around 0.5, symmetric. */
+    sow_elo_interval(0, 2, 0, &e, &lo, &hi, &w);
+    assert_true(w && e == 0 && fabs(lo + hi) < 1e-9 && hi > 300 && hi < 500);
 }
 
 int main(void)

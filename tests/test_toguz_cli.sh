@@ -38,6 +38,11 @@ plan() { # plan KEY ARGS...: prints the plan's KEY
 [ "$(plan root_in_db --pits 5 --seeds 3 --memory 4G)" = False ] || fail "5x3 in 4 GB?"
 plan why_db --pits 5 --seeds 3 --memory 4G | grep -q 'the complete one (30) needs --memory' \
   || fail "5x3: the reason does not say what the complete database needs"
+# A need no machine holds is a size, not a --memory to pass (6x6: over a PiB).
+why=$(plan why_db --pits 6 --seeds 6 --memory 4G)
+echo "$why" | grep -Eq 'the complete one \(72\) needs [0-9.]+ PiB of memory, out of reach' \
+  || fail "6x6: $why"
+echo "$why" | grep -q -- '--memory [0-9]' && fail "6x6: a --memory of a PiB is no advice: $why"
 
 if [ "${2:-}" = slow ]; then
   check 8 --pits 4 --seeds 2   # the reference's every move: 20 CPU s

@@ -52,14 +52,15 @@ bool sow_sprt_valid(const sow_sprt *t);
 /* The Elo difference of a score in (0, 1) (clamped to [0.001, 0.999]). */
 double sow_elo_of_score(double score);
 
-/* The Elo difference after wins, draws and losses, and its 95% interval
- * from the games' variance (normal approximation). After a clean sweep
- * (all wins or all losses) the variance is 0 and the interval says
- * nothing: *bounded false, and *low (all wins) or *high (all losses) is
- * the one-sided 95% bound a sweep of that length proves, from the score
- * whose chance of such a sweep is 5% (a sweep of n games at score p has
- * probability about p^n when draws are rare). */
+/* The Elo difference after wins, draws and losses of the first engine
+ * (at least one game), and its 95% interval. The normal approximation of
+ * the games' mean score, unless the games have no spread (all won, all
+ * lost or all drawn), where that interval would be a point: then the
+ * Wilson score interval of the score (*wilson true), which stays inside
+ * (0, 1) and is wide for few games (2-0: a score above 0.34, Elo above
+ * -113). A side that is not finite (a clean sweep's far side, and then
+ * its estimate) is NAN. */
 void sow_elo_interval(int wins, int draws, int losses, double *elo, double *low, double *high,
-                      bool *bounded);
+                      bool *wilson);
 
 #endif

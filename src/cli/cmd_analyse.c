@@ -15,13 +15,14 @@
 
 static const char usage[] =
     "usage: sow analyse GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                   [--moves LIST | --position P]\n"
+    "                   [--moves LIST | --record FILE | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
     "                   [--memory SIZE] [--tt-mb MB] [--multipv K] [--eval E]\n"
     "                   [--db DIR] [--db-seeds K | --no-db]\n"
     "                   [--json]\n"
     "       sow analyse GAME (--record FILE | --moves LIST --review)\n"
-    "                   [--threshold SEEDS] [--time S | --depth D | --nodes N] ...\n"
+    "                   [--threshold SEEDS] [--mistake SEEDS]\n"
+    "                   [--time S | --depth D | --nodes N] ...\n"
     "\n"
     "Iterative deepening alpha-beta over the exact solver's table and threads,\n"
     "with a heuristic evaluation at the horizon (doc/search.md, \"Analysis\").\n"
@@ -37,17 +38,20 @@ static const char usage[] =
     "Game review: with --record FILE (or --moves LIST --review) every position\n"
     "of the game where a move was played is analysed within the limits (--time\n"
     "S is per position, default 1 s), the move played scored by the same search\n"
-    "as the best one. Each move is printed in the record notation with the score\n"
-    "before (the best move's) and after it (the move played), both from the\n"
-    "mover's view (= marks an exact value). A move that loses more than\n"
-    "--threshold seeds (default 2) is\n"
-    "flagged: \"??\" a mistake when it also makes the outcome worse, \"?\" an\n"
-    "inaccuracy otherwise, with the engine's best move; with exact values\n"
-    "before and after, every move that makes the outcome worse is a mistake.\n"
-    "The engine's own choice is never flagged. Then a summary per side.\n"
-    "Review JSON keys: game, pits, seeds, variant, threshold, time_per_position,\n"
-    "depth, eval, moves [{ply, number, side, move, before, before_exact, after,\n"
-    "after_exact, loss, best, best_score, label (mistake | inaccuracy | null)}],\n"
+    "as the best one at the same depth. Each move is printed in the record\n"
+    "notation with the score before (the best move's) and after it (the move\n"
+    "played), both from the mover's view (= marks an exact value), and the depth\n"
+    "both were searched to. Labels, with the engine's best move:\n"
+    "  ??  a mistake: the outcome proven worse (exact values before and after:\n"
+    "      a win thrown to a draw or a loss, a draw to a loss), or a loss of\n"
+    "      more than --mistake seeds\n"
+    "  ?   an inaccuracy: a loss of more than --threshold seeds\n"
+    "Smaller losses are not flagged (estimates move by a few seeds from one\n"
+    "depth to the next), nor is the engine's own choice. Then a summary per side.\n"
+    "Review JSON keys: game, pits, seeds, variant, threshold, mistake_threshold,\n"
+    "time_per_position, depth, eval, moves [{ply, number, side, move, before,\n"
+    "before_exact, after, after_exact, loss, depth, best, best_score, label\n"
+    "(mistake | inaccuracy | null)}],\n"
     "reviewed, stopped (done | interrupted), summary {south, north: {moves,\n"
     "mistakes, inaccuracies, average_loss}}, threads, tt_mb, db_seeds, db_seconds.\n"
     "\n" CLI_GAME_HELP
@@ -75,7 +79,10 @@ static const char usage[] =
     "                      store or --db DIR) and says so\n"
     "  --no-db             no database\n"
     "  --review            judge the moves of --moves LIST (implied by --record)\n"
-    "  --threshold SEEDS   a review flags moves that lose more (default 2)\n"
+    "  --threshold SEEDS   a review marks moves that lose more \"?\" (default: 2,\n"
+    "                      or one seed in 40 of the board's, whichever is more:\n"
+    "                      Toguz 9x9 4)\n"
+    "  --mistake SEEDS     ... and \"??\" (default: 4 times --threshold)\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
     "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
@@ -106,11 +113,15 @@ static void on_sigint(int sig)
 #define MIN_SECONDS 0.001
 #define ANALYSE_TT_MB 128
 /* A review analyses every position of a game: a second each by default
- * (a 40-move game in under a minute). Its threshold is a default, not
+ * (a 40-move game in under a minute). Its thresholds are defaults, not
  * tuned: above one seed, so that an estimate that moves by a seed from
- * one depth to the next flags nothing. */
+ * one depth to the next flags nothing, and growing with the seeds in play,
+ * whose estimates move by more (results/review.md measures how often the
+ * labels agree between two time limits). */
 #define REVIEW_SECONDS 1.0
 #define REVIEW_THRESHOLD 2
+#define REVIEW_SEEDS_PER_THRESHOLD 40
+#define REVIEW_MISTAKE_FACTOR 4
 
 typedef struct analyse_state {
     const cli_game *cg;
@@ -374,6 +385,7 @@ typedef struct verdict {
     int before, after;  /* score units, the mover's view */
     bool before_exact, after_exact;
     int loss;           /* seeds: margin(before) - margin(after) */
+    int depth;          /* plies both scores were searched to (0: game over) */
     const char *label;  /* "mistake", "inaccuracy" or NULL */
 } verdict;
 
@@ -389,22 +401,25 @@ static void record_move(const sow_game *g, const sow_pos *p, sow_move mv, char *
     snprintf(buf, size, "%s", last ? last + 1 : text);
 }
 
+/* The review's thresholds, seeds. */
+typedef struct review_limits {
+    int inaccuracy, mistake;
+} review_limits;
+
 /* The label of a move that went from `before` to `after` (score units, the
- * mover's view). A move that makes the outcome worse is a mistake: always
- * when both values are exact (throwing away a win is a mistake whatever
- * the seeds), else when it also loses more than the threshold (estimates
- * move by a seed or two from one depth to the next). A move that loses
- * more than the threshold and keeps the outcome is an inaccuracy. The
- * engine's own choice is never flagged: its loss is the estimates' noise. */
-static const char *judge(int before, int after, bool exact, int loss, int threshold,
+ * mover's view). A mistake: the outcome proven worse (both values exact:
+ * throwing away a win is a mistake whatever the seeds), or a loss far
+ * beyond the inaccuracy's. An estimated outcome that turns is no proof:
+ * an estimate near 0 changes sign with the depth. The engine's own choice
+ * is never flagged: its loss is the estimates' noise. */
+static const char *judge(int before, int after, bool exact, int loss, const review_limits *rl,
                          bool played_best)
 {
-    bool worse = sow_outcome_of(after) < sow_outcome_of(before);
-    if (exact && worse)
+    if (exact && sow_outcome_of(after) < sow_outcome_of(before))
         return "mistake";
-    if (played_best || loss <= threshold)
+    if (played_best || loss <= rl->inaccuracy)
         return NULL;
-    return worse ? "mistake" : "inaccuracy";
+    return loss > rl->mistake ? "mistake" : "inaccuracy";
 }
 
 static void fmt_score(const cli_game *cg, int score, bool exact, char *buf, size_t size)
@@ -418,7 +433,7 @@ static void print_verdict(const cli_game *cg, const verdict *v)
     fmt_score(cg, v->before, v->before_exact, b, sizeof b);
     fmt_score(cg, v->after, v->after_exact, a, sizeof a);
     snprintf(num, sizeof num, "%d.%s", v->number, v->side == SOW_SOUTH ? "" : "..");
-    printf("%s %s  %s -> %s", num, v->move, b, a);
+    printf("%s %s  %s -> %s  depth %d", num, v->move, b, a, v->depth);
     if (v->label)
         printf("  %s (best %s, %s)", strcmp(v->label, "mistake") == 0 ? "??" : "?", v->best, b);
     printf("\n");
@@ -433,19 +448,19 @@ typedef struct side_sum {
 static void json_verdict(const cli_game *cg, const verdict *v, int ply)
 {
     printf("%s{\"ply\":%d,\"number\":%d,\"side\":\"%s\",\"move\":\"%s\",\"before\":%d,"
-           "\"before_exact\":%s,\"after\":%d,\"after_exact\":%s,\"loss\":%d,\"best\":\"%s\","
-           "\"best_score\":%d,\"label\":",
+           "\"before_exact\":%s,\"after\":%d,\"after_exact\":%s,\"loss\":%d,\"depth\":%d,"
+           "\"best\":\"%s\",\"best_score\":%d,\"label\":",
            ply ? "," : "", ply + 1, v->number, v->side == SOW_SOUTH ? "south" : "north", v->move,
            sow_score_margin(&cg->g, v->before), v->before_exact ? "true" : "false",
            sow_score_margin(&cg->g, v->after), v->after_exact ? "true" : "false", v->loss,
-           v->best, sow_score_margin(&cg->g, v->before));
+           v->depth, v->best, sow_score_margin(&cg->g, v->before));
     printf(v->label ? "\"%s\"}" : "null}", v->label);
 }
 
 /* Analyses every position of the game (cg->hist from the start) but the
  * last, and judges the move played there: its score against the best
  * move's, both from that position's analysis. */
-static int review(cli_game *cg, engine_opts *eo, int threshold)
+static int review(cli_game *cg, engine_opts *eo, const review_limits *rl)
 {
     int n = cg->nhist;
     sow_pos *line = malloc(sizeof *line * (size_t)(n + 1));
@@ -465,7 +480,8 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
     if (cg->json) {
         printf("{");
         cli_json_game(cg);
-        printf(",\"threshold\":%d,\"time_per_position\":", threshold);
+        printf(",\"threshold\":%d,\"mistake_threshold\":%d,\"time_per_position\":",
+               rl->inaccuracy, rl->mistake);
         printf(eo->ao.time_limit > 0 ? "%g" : "null", eo->ao.time_limit);
         printf(",\"depth\":");
         printf(eo->ao.max_depth > 0 ? "%d" : "null", eo->ao.max_depth);
@@ -507,8 +523,9 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
         x->after = in.move_scores[played];
         x->after_exact = in.move_exact[played];
         x->loss = sow_score_margin(&cg->g, x->before) - sow_score_margin(&cg->g, x->after);
+        x->depth = in.depth;
         x->label = judge(x->before, x->after, x->before_exact && x->after_exact, x->loss,
-                         threshold, has_best && in.moves[in.best] == cg->hist[i]);
+                         rl, has_best && in.moves[in.best] == cg->hist[i]);
         side_sum *ss = &sum[mover == SOW_SOUTH ? 0 : 1];
         ss->moves++;
         ss->loss += x->loss > 0 ? x->loss : 0;
@@ -549,11 +566,27 @@ static int review(cli_game *cg, engine_opts *eo, int threshold)
     return interrupted ? 130 : 0;
 }
 
+/* The thresholds: the options', else the defaults for the board. */
+static void review_setup(const sow_game *g, const char *threshold, const char *mistake,
+                         review_limits *rl)
+{
+    int seeds = 2 * g->cfg.pits * g->cfg.seeds;
+    int scaled = (seeds + REVIEW_SEEDS_PER_THRESHOLD / 2) / REVIEW_SEEDS_PER_THRESHOLD;
+    rl->inaccuracy = threshold ? (int)cli_int("--threshold", threshold, 0, 1000)
+                               : (scaled > REVIEW_THRESHOLD ? scaled : REVIEW_THRESHOLD);
+    rl->mistake = mistake ? (int)cli_int("--mistake", mistake, 0, 1000)
+                          : REVIEW_MISTAKE_FACTOR * rl->inaccuracy;
+    if (rl->mistake < rl->inaccuracy)
+        cli_fail("analyse: --mistake %d is below --threshold %d: a mistake loses more than an "
+                 "inaccuracy", rl->mistake, rl->inaccuracy);
+}
+
 int cmd_analyse(int argc, char **argv)
 {
     cli_game cg = {0};
     cli_limit_opts lo = {0};
-    const char *depth = NULL, *nodes = NULL, *multipv = NULL, *eval = NULL, *threshold = NULL;
+    const char *depth = NULL, *nodes = NULL, *multipv = NULL, *eval = NULL, *threshold = NULL,
+               *mistake = NULL;
     bool review_flag = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             CLI_LIMIT_OPTS(&lo),
@@ -564,6 +597,7 @@ int cmd_analyse(int argc, char **argv)
                             {"eval", OPT_STRING, &eval},
                             {"review", OPT_FLAG, &review_flag},
                             {"threshold", OPT_STRING, &threshold},
+                            {"mistake", OPT_STRING, &mistake},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -574,8 +608,9 @@ int cmd_analyse(int argc, char **argv)
     bool is_review = review_flag || cg.record_file;
     if (review_flag && !cg.moves && !cg.record_file)
         cli_fail("analyse: --review needs the game: --moves LIST or --record FILE");
-    if (threshold && !is_review)
-        cli_fail("analyse: --threshold applies to a review (--record FILE or --review)");
+    if ((threshold || mistake) && !is_review)
+        cli_fail("analyse: --%s applies to a review (--record FILE or --review)",
+                 threshold ? "threshold" : "mistake");
     if (is_review && multipv)
         cli_fail("analyse: --multipv does not apply to a review");
     cli_game_setup(&cg, true, true);
@@ -589,8 +624,10 @@ int cmd_analyse(int argc, char **argv)
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
-    if (is_review)
-        return review(&cg, &eo, threshold ? (int)cli_int("--threshold", threshold, 0, 1000)
-                                          : REVIEW_THRESHOLD);
+    if (is_review) {
+        review_limits rl;
+        review_setup(&cg.g, threshold, mistake, &rl);
+        return review(&cg, &eo, &rl);
+    }
     return analyse_one(&cg, &eo);
 }

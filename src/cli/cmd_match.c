@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "proc_engine.h"
 #include "sow/analyse.h"
 #include "sow/db.h"
+#include "sow/notation.h"
 #include "sow/sprt.h"
 #include "sow/timeman.h"
 
@@ -50,10 +52,15 @@ static const char usage[] =
     "soon as the sequential probability ratio test decides between Elo A - B =\n"
     "elo0 and = elo1 (errors alpha, beta; as Stockfish's fishtest: sow/sprt.h).\n"
     "Prints wins/draws/losses of A, its score and the Elo difference A - B with\n"
-    "a 95% interval. --out DIR saves each game's record (DIR/game-NNN.txt: the\n"
-    "moves for --moves, the opening, the engines' colours and the result). A\n"
-    "game longer than 2000 plies (Toguz can cycle) is scored as perpetual play:\n"
-    "the store difference. A program that makes an illegal move, dies or\n"
+    "a 95% interval: the normal approximation of the games' scores; when they\n"
+    "leave it no spread (every game won, lost or drawn) the Wilson score\n"
+    "interval of the score instead, and a clean sweep prints its one bound\n"
+    "(\"Elo A - B > +N\": infinite Elo is not excluded). --out DIR saves each\n"
+    "game's record (DIR/game-NNN.txt: the engines' colours, the opening and the\n"
+    "result as comments, then the moves in the game's record notation, as\n"
+    "--record FILE reads it: Toguz \"1. 76 98 ...\", the other games \"3,1,6\").\n"
+    "A game longer than 2000 plies (Toguz can cycle) is scored as perpetual\n"
+    "play: the store difference. A program that makes an illegal move, dies or\n"
     "does not answer loses the game.\n"
     "\n"
     "eval=E: full (default: the game's own weights), material (a leaf is the\n"
@@ -62,9 +69,11 @@ static const char usage[] =
     "eval=25:10:50:50:0:200.\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, a, b, games, played, wins, draws,\n"
-    "losses, score, elo, elo_low, elo_high, sprt (with --sprt: elo0, elo1,\n"
+    "losses, score, elo, elo_low, elo_high (null: unbounded, for a clean sweep\n"
+    "elo too), interval (normal | wilson), sprt (with --sprt: elo0, elo1,\n"
     "alpha, beta, llr, lower, upper, verdict), results [{game, a_side, opening,\n"
-    "moves, margin, end}].\n"
+    "moves, margin, end (rules, perpetual, database, time, illegal, engine\n"
+    "failure), note (what failed)}].\n"
     "\n"
     "examples: sow match kalah --a depth=6 --b depth=3 --games 20\n"
     "          sow match kalah --a cmd='sow engine' --b time=0.1 --tc 5+0.05 \\\n"
@@ -435,16 +444,21 @@ static void moves_text(const game_rec *r, int from, int to, char *buf, size_t si
     }
 }
 
+/* Game k's record, written to a temporary name and renamed into place. */
 static void save(const char *dir, int k, const cli_game *cg, const engine *ea, const engine *eb,
                  const game_rec *r)
 {
-    static char all[MAX_GAME_PLIES * 4 + 256];
-    char path[4096];
+    static char all[(MAX_GAME_PLIES + 64) * SOW_RECORD_MOVE_MAX + 8];
+    char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/game-%03d.txt", dir, k + 1);
-    FILE *f = fopen(path, "w");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    sow_pos start;
+    sow_game_start(&cg->g, &start);
+    if (sow_record_format(&cg->g, &start, r->moves, r->n, all, sizeof all, NULL))
+        cli_fail("match: game %d: its moves do not replay as a record", k + 1);
+    FILE *f = fopen(tmp, "w");
     if (!f)
-        cli_fail("match: cannot write %s: %s", path, strerror(errno));
-    moves_text(r, 0, r->n, all, sizeof all);
+        cli_fail("match: cannot write %s: %s", tmp, strerror(errno));
     fprintf(f, "# sow match %s: game %d, A (%s) plays %s, B (%s) plays %s\n",
             sow_game_name(cg->cfg.game), k + 1, ea->text,
             r->a_side == SOW_SOUTH ? "South" : "North", eb->text,
@@ -452,8 +466,18 @@ static void save(const char *dir, int k, const cli_game *cg, const engine *ea, c
     fprintf(f, "# opening: the first %d moves; result: South's margin %+d (%s)\n", r->nopen,
             r->margin, r->result > 0 ? "A wins" : r->result < 0 ? "B wins" : "draw");
     fprintf(f, "%s\n", all);
-    if (fclose(f))
+    if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path))
         cli_fail("match: cannot write %s: %s", path, strerror(errno));
+}
+
+static const char *plural(int n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static void json_num(const char *key, double v)
+{
+    printf(isnan(v) ? ",\"%s\":null" : ",\"%s\":%.1f", key, v);
 }
 
 static char **read_openings(const char *file, int *n)
@@ -651,8 +675,8 @@ int cmd_match(int argc, char **argv)
             save(out, k, &cg, &ea, &eb, &rec[k]);
     }
     double s = played ? (w + 0.5 * d) / played : 0, elo, lo, hi;
-    bool bounded;
-    sow_elo_interval(w, d, l, &elo, &lo, &hi, &bounded);
+    bool wilson;
+    sow_elo_interval(w, d, l, &elo, &lo, &hi, &wilson);
     double llr = sprt ? sow_sprt_llr(&test, w, d, l) : 0, llr_lo = 0, llr_hi = 0;
     if (sprt)
         sow_sprt_bounds(&test, &llr_lo, &llr_hi);
@@ -664,10 +688,12 @@ int cmd_match(int argc, char **argv)
         printf(",\"b\":");
         cli_fjson_string(stdout, eb.text);
         printf(",\"games\":%d,\"played\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
-               "\"score\":%.4f,\"elo\":%.1f,",
-               ngames, played, w, d, l, s, isinf(elo) ? (elo > 0 ? 1e4 : -1e4) : elo);
-        printf(isinf(lo) ? "\"elo_low\":null," : "\"elo_low\":%.1f,", lo);
-        printf(isinf(hi) ? "\"elo_high\":null" : "\"elo_high\":%.1f", hi);
+               "\"score\":%.4f",
+               ngames, played, w, d, l, s);
+        json_num("elo", elo);
+        json_num("elo_low", lo);
+        json_num("elo_high", hi);
+        printf(",\"interval\":\"%s\"", wilson ? "wilson" : "normal");
         if (sprt)
             printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
                    "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\"}",
@@ -696,14 +722,16 @@ int cmd_match(int argc, char **argv)
     } else {
         printf("%s: A (%s) vs B (%s), %d games\n", sow_game_name(cg.cfg.game), ea.text, eb.text,
                played);
-        printf("A: %d win%s, %d draw%s, %d loss%s; score %.3f; ", w, w == 1 ? "" : "s", d,
-               d == 1 ? "" : "s", l, l == 1 ? "" : "es", s);
-        if (bounded)
-            printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", elo, lo, hi);
-        else if (w > 0)
+        printf("A: %d %s, %d %s, %d %s; score %.3f; ", w, plural(w, "win", "wins"), d,
+               plural(d, "draw", "draws"), l, plural(l, "loss", "losses"), s);
+        if (played == 0)
+            printf("no game played\n");
+        else if (isnan(hi))
             printf("Elo A - B > %+.0f (95%%, a clean sweep)\n", lo);
-        else
+        else if (isnan(lo))
             printf("Elo A - B < %+.0f (95%%, a clean sweep)\n", hi);
+        else
+            printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", elo, lo, hi);
         if (sprt)
             printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.2f [%.2f, %.2f]: %s\n",
                    test.elo0, test.elo1, test.alpha, test.beta, llr, llr_lo, llr_hi,

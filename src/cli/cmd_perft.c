@@ -5,7 +5,8 @@
 
 static const char usage[] =
     "usage: sow perft GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                 [--moves LIST | --position P] --depth D [--json]\n"
+    "                 [--moves LIST | --record FILE | --position P] --depth D\n"
+    "                 [--json]\n"
     "\n"
     "perft(D): the number of move sequences of D sowings (extra turns\n"
     "included) from the position; a game that ends early contributes 0.\n"

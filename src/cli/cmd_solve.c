@@ -20,7 +20,8 @@
 
 static const char usage[] =
     "usage: sow solve GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                 [--moves LIST | --position P] [--threads T] [--tt-mb MB]\n"
+    "                 [--moves LIST | --record FILE | --position P]\n"
+    "                 [--threads T] [--tt-mb MB]\n"
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--time S] [--value-only] [--reference] [--quiet] [--verbose]\n"
     "                 [--plan] [--json]\n"
@@ -155,12 +156,13 @@ static void on_search_progress(void *ctx, const sow_search_progress *pr)
         return;
     const sow_game *g = &st->cg->g;
     double rate = pr->seconds > 0 ? (double)pr->nodes / pr->seconds : 0;
-    char what[64];
+    char what[64] = "";
+    /* The phase names the line unless it is the value itself. */
     if (strcmp(pr->phase, "moves") == 0)
-        snprintf(what, sizeof what, "move %d/%d", pr->move + 1, pr->nmoves);
-    else
-        snprintf(what, sizeof what, "%s", pr->phase);
-    fprintf(stderr, "%s%s: value in [%+d, %+d], testing >= %+d; %.1f M nodes, %.2f M nodes/s, "
+        snprintf(what, sizeof what, "move %d/%d: ", pr->move + 1, pr->nmoves);
+    else if (strcmp(pr->phase, "value") != 0)
+        snprintf(what, sizeof what, "%s: ", pr->phase);
+    fprintf(stderr, "%s%svalue in [%+d, %+d], testing >= %+d; %.1f M nodes, %.2f M nodes/s, "
             "%.1f s%s",
             st->tty ? "\r" : "", what, sow_score_margin(g, pr->lower),
             sow_score_margin(g, pr->upper), sow_score_margin(g, pr->test),
@@ -622,7 +624,11 @@ int cmd_solve(int argc, char **argv)
 
     sow_plan plan;
     char why[SOW_WHY];
-    if (sow_plan_make(&cg.g, &cg.pos, &lim, &plan, why, sizeof why) != SOW_OK)
+    sow_err pe = sow_plan_make(&cg.g, &cg.pos, &lim, &plan, why, sizeof why);
+    if (pe == SOW_E_LIMIT && !sow_search_exact(&cg.g, &cg.pos))
+        cli_fail("solve: %s; `sow analyse` searches it within a time limit, exact once "
+                 "proven (or a smaller board: --pits M --seeds N)", why);
+    if (pe)
         cli_fail("solve: %s", why);
     if (plan_only)
         return print_plan(&cg, &plan);

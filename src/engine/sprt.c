@@ -53,30 +53,31 @@ sow_sprt_verdict sow_sprt_test(const sow_sprt *t, int wins, int draws, int losse
     return llr >= hi ? SOW_SPRT_H1 : llr <= lo ? SOW_SPRT_H0 : SOW_SPRT_CONTINUE;
 }
 
+#define Z95 1.959964
+
 void sow_elo_interval(int wins, int draws, int losses, double *elo, double *low, double *high,
-                      bool *bounded)
+                      bool *wilson)
 {
     double n = (double)wins + draws + losses;
-    *bounded = true;
+    *wilson = false;
     if (n <= 0) {
-        *elo = *low = *high = 0;
-        *bounded = false;
+        *elo = *low = *high = NAN;
         return;
     }
     double s = (wins + 0.5 * draws) / n;
+    *elo = wins == losses ? 0 : sow_elo_of_score(s); /* 0, not -0 */
     double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
-    double se = sqrt(var / n);
-    *elo = wins == losses ? 0 : sow_elo_of_score(s);
-    *low = sow_elo_of_score(s - 1.96 * se);
-    *high = sow_elo_of_score(s + 1.96 * se);
-    if (wins == n || losses == n) {
-        /* p^n = 0.05: the weakest score that sweeps n games 5% of the time. */
-        double p = pow(0.05, 1.0 / n);
-        *bounded = false;
-        *elo = wins == n ? sow_elo_of_score(1) : sow_elo_of_score(0);
-        if (wins == n)
-            *low = sow_elo_of_score(p), *high = INFINITY;
-        else
-            *high = sow_elo_of_score(1 - p), *low = -INFINITY;
+    if (var > 0) {
+        double se = sqrt(var / n);
+        *low = sow_elo_of_score(s - Z95 * se);
+        *high = sow_elo_of_score(s + Z95 * se);
+        return;
     }
+    *wilson = true;
+    double z2 = Z95 * Z95, c = (s + z2 / (2 * n)) / (1 + z2 / n);
+    double h = Z95 * sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+    *low = losses == n ? NAN : sow_elo_of_score(c - h);
+    *high = wins == n ? NAN : sow_elo_of_score(c + h);
+    if (wins == n || losses == n)
+        *elo = NAN;
 }

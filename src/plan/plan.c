@@ -79,6 +79,27 @@ static int grow_limit(const sow_game *g, const sow_limits *lim, int board, int k
     return best;
 }
 
+/* A memory need of `mib` MiB as advice: an option to pass while a
+ * machine could hold it (under a tebibyte), else the size alone
+ * ("5.0 EiB"): a --memory of millions of MB is no advice. */
+static void need_text(double mib, char *buf, size_t size)
+{
+    static const char *big[] = {"TiB", "PiB", "EiB"};
+    if (mib < 1024)
+        snprintf(buf, size, "--memory %.0fM", ceil(mib));
+    else if (mib < 1024.0 * 1024)
+        snprintf(buf, size, "--memory %.0fG", ceil(mib / 1024));
+    else {
+        int u = 0;
+        double v = mib / (1024.0 * 1024);
+        while (v >= 1024 && u < 2) {
+            v /= 1024;
+            u++;
+        }
+        snprintf(buf, size, "%.1f %s of memory, out of reach", v, big[u]);
+    }
+}
+
 /* Games that cycle. Above the database a search shares little between
  * captures and can blow up (Toguz 5x2: over 2.4e9 nodes in ten minutes
  * above an 18-seed database, 33 s with all 20: doc/experiments.md,
@@ -119,8 +140,9 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     out->db_seeds = best;
     char whole[96] = "";
     if (kmax == board && need != UINT64_MAX) {
-        snprintf(whole, sizeof whole, "; the complete one (%d) needs --memory %.0fM", board,
-                 ceil(plan_mib(need)));
+        char size[48];
+        need_text(plan_mib(need), size, sizeof size);
+        snprintf(whole, sizeof whole, "; the complete one (%d) needs %s", board, size);
         out->db_degraded = true; /* worth saying unasked: the search may not finish */
     }
     if (board == 0)
