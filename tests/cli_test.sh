@@ -178,6 +178,20 @@ expect_json "play json end-on-turn" \
 expect_json "play json kalah(1,1)" \
     "d['over'] is True and d['margin'] == 0 and d['winner'] == 'draw'" \
     "$SOW" play kalah --pits 1 --seeds 1 --moves 1 --json
+# Why the game ended ("end"): the rule, the empty row, where the seeds went
+expect_json "play json end: none in play" \
+    "d['end'] is None" "$SOW" play kalah --moves 3,1 --json
+expect_json "play json end: chungkala, no seed to sow" \
+    "d['end'] == {'rule': 'no move', 'empty': 'south', 'swept': {'south': 0, 'north': 0}, 'left': 5}" \
+    "$SOW" play chungkala --position 0,0,0,0,0,0/16/1,0,2,0,1,1/15/s --json
+expect_json "play json end: a position given unswept" \
+    "d['end'] == {'rule': 'row empty', 'empty': 'north', 'swept': {'south': 3, 'north': 0}, 'left': 0}" \
+    "$SOW" play kalah --position 0,0,3/5/0,0,0/2/n --json
+# South's row empties on her last move and North's 15 seeds are swept: the
+# record is replayed to tell the row that emptied from the swept position
+expect_json "play json end: a record, swept" \
+    "d['end'] == {'rule': 'row empty', 'empty': 'south', 'swept': {'south': 0, 'north': 15}, 'left': 0} and d['south'] == d['north'] == [0]*4" \
+    "$SOW" play kalah --pits 4 --seeds 3 --moves 1,1,2,1,3,1,4 --json
 # Toguz: tuzdik key, claim by move list
 expect_json "play json toguz keys" \
     "$KEYS <= set(d) and d['tuzdik'] == {'south': None, 'north': None} and len(d['south']) == 9" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that every quoted #include in src/ and include/sow/ follows the
 # layering of STYLE.md: rules <- search, retro <- db, {search, db} <- plan
-# <- engine, plan <- units <- ledger <- cli, and common
+# <- {engine, units <- ledger} <- cli, and common
 # (shared helpers) under everything. The build's include paths already
 # refuse another part's private header by bare name (meson.build); this
 # also catches the public headers (every part sees include/) and paths
@@ -47,7 +47,7 @@ declare -A owner=(
   [db.h]=db
   [store.h]=db
   [plan.h]=plan
-  [timeman.h]=engine [sprt.h]=engine
+  [engine.h]=engine [timeman.h]=engine [sprt.h]=engine
   [units.h]=units [units_mpi.h]=units
   [ledger.h]=ledger
 )
@@ -177,5 +177,5 @@ if [ "${1:-}" = "--self-test" ]; then
 else
   root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
   check "$root"
-  echo "layering: every #include follows rules <- search, retro <- db <- cli"
+  echo "layering: every #include follows rules <- search, retro <- db <- plan <- engine <- cli"
 fi

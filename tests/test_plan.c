@@ -515,6 +515,56 @@ static void test_solve_paths(void **state)
     }
 }
 
+/* What the caller holds open (sow_plan_solve_held): a database with at
+ * least the seeds planned serves the run as it is (no trial, none
+ * opened), a smaller one is replaced; the search is lent and given back. */
+static void test_solve_held(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 3, 0);
+    sow_pos p[3];
+    sow_game_start(&g, &p[0]);
+    random_play(&g, 5, 3, true, &p[1]);
+    p[2] = p[0];
+    int seeds[3] = {8, 6, 10}, opens[3] = {1, 0, 1}, held_seeds[3] = {8, 8, 10};
+    sow_plan_held held = {NULL, NULL};
+    sow_search *first = NULL;
+    static sow_plan_result res;
+    for (int i = 0; i < 3; i++) {
+        sow_limits l = {.memory = 64 * MB, .threads = 1, .db_seeds = seeds[i]};
+        sow_plan plan;
+        assert_int_equal(sow_plan_make(&g, &p[i], &l, &plan, NULL, 0), SOW_OK);
+        phases ph = {""};
+        sow_plan_callbacks cb = {.phase = on_phase, .ctx = &ph};
+        char why[SOW_WHY];
+        sow_err e = sow_plan_solve_held(&g, &p[i], &plan, &cb, &held, &res, why, sizeof why);
+        if (e)
+            fail_msg("sow_plan_solve_held: %s", why);
+        sow_solution ref;
+        assert_int_equal(sow_ref_solve(&g, &p[i], false, 256, &ref), SOW_OK);
+        assert_same(&ref, &res.search, false);
+        assert_int_equal(res.db_opens, opens[i]);
+        assert_int_equal(res.db_seeds, held_seeds[i]);
+        assert_non_null(held.db);
+        assert_int_equal(held.db->max_seeds, held_seeds[i]);
+        if (!opens[i])
+            assert_null(strstr(ph.seen, "database"));
+        if (i == 0)
+            first = held.search;
+        else if (held.search)
+            assert_ptr_equal(held.search, first); /* the same solver, lent back */
+    }
+    sow_search_free(held.search);
+    sow_db_close(held.db);
+    /* NULL held: sow_plan_solve itself. */
+    sow_limits l = {.memory = 64 * MB, .threads = 1, .db_seeds = 8};
+    sow_plan plan;
+    assert_int_equal(sow_plan_make(&g, &p[0], &l, &plan, NULL, 0), SOW_OK);
+    assert_int_equal(sow_plan_solve_held(&g, &p[0], &plan, NULL, NULL, &res, NULL, 0), SOW_OK);
+    assert_int_equal(res.db_opens, 1);
+}
+
 /* A folder that does not exist is created (one level), its files saved. */
 static void test_solve_db_dir(void **state)
 {
@@ -955,6 +1005,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_value_only_and_threads),
         cmocka_unit_test(test_solve_paths),
         cmocka_unit_test(test_solve_db_dir),
+        cmocka_unit_test(test_solve_held),
         cmocka_unit_test(test_solve_interrupted),
         cmocka_unit_test(test_time_plan),
         cmocka_unit_test(test_time_analysis),

@@ -593,6 +593,100 @@ static void test_toguz_tuzdik_corners(void **state)
 /* ------------------------------------------------------------------ */
 /* Checked play, position checks, configurations                       */
 
+/* sow_end_reason sees the row that ran empty before the sweep hides it. */
+static sow_end end_of(const char *from, const char *move)
+{
+    sow_pos p = pos(from);
+    sow_move mv;
+    int n;
+    sow_end e;
+    if (move)
+        assert_int_equal(sow_moves_parse(&G, move, &mv, 1, &n), SOW_OK);
+    assert_int_equal(sow_end_reason(&G, &p, move ? &mv : NULL, &e), SOW_OK);
+    return e;
+}
+
+static void test_end_reason(void **state)
+{
+    (void)state;
+    use(SOW_KALAH, 3, 0);
+    /* South's own move empties her row; North sweeps her 3 (the final
+     * position, both rows empty, cannot tell) */
+    sow_end e = end_of("0,0,2/3/1,1,0/2/s", "3");
+    assert_int_equal(e.to_move, SOW_NORTH);
+    assert_true(e.empty[SOW_SOUTH] && !e.empty[SOW_NORTH]);
+    assert_int_equal(e.left[SOW_NORTH], 3);
+    assert_true(e.swept);
+    assert_int_equal(e.total[SOW_SOUTH], 4);
+    assert_int_equal(e.total[SOW_NORTH], 5);
+    assert_int_equal(e.winner, SOW_NORTH);
+    assert_false(e.tiebreak);
+    /* a capture empties North's row; South sweeps hers */
+    e = end_of("1,0,3/0/0,4,0/2/s", "1");
+    assert_true(!e.empty[SOW_SOUTH] && e.empty[SOW_NORTH]);
+    assert_int_equal(e.left[SOW_SOUTH], 3);
+    assert_int_equal(e.total[SOW_SOUTH], 8);
+    assert_int_equal(e.winner, SOW_SOUTH);
+    /* errors: not over, illegal, already over */
+    sow_pos p = pos("0,0,2/3/1,1,0/2/s");
+    sow_move mv = 0;
+    assert_int_equal(sow_end_reason(&G, &p, NULL, &e), SOW_E_POSITION);
+    assert_int_equal(sow_end_reason(&G, &p, &mv, &e), SOW_E_MOVE);
+    p = pos("0,1,2/3/1,1,0/2/s");
+    mv = 1; /* pit 2 leaves pit 3 */
+    assert_int_equal(sow_end_reason(&G, &p, &mv, &e), SOW_E_POSITION);
+    p = pos("0,0,0/4/0,0,0/5/n");
+    assert_int_equal(sow_end_reason(&G, &p, &mv, &e), SOW_E_OVER);
+    /* the swept final position as given: both rows empty */
+    e = end_of("0,0,0/4/0,0,0/5/n", NULL);
+    assert_true(e.empty[SOW_SOUTH] && e.empty[SOW_NORTH]);
+    assert_int_equal(e.winner, SOW_NORTH);
+
+    /* no-sweep: the seeds left count for nobody */
+    use(SOW_KALAH, 3, NS);
+    e = end_of("1,0,3/0/0,4,0/2/s", "1");
+    assert_false(e.swept);
+    assert_int_equal(e.left[SOW_SOUTH], 3);
+    assert_int_equal(e.total[SOW_SOUTH], 5);
+    assert_int_equal(e.total[SOW_NORTH], 2);
+
+    /* Chungkala: equal stores, the tie-break decides */
+    use(SOW_CHUNGKALA, 4, 0);
+    e = end_of("1,0,0,0/5/0,0,0,0/5/n", NULL);
+    assert_int_equal(e.to_move, SOW_NORTH);
+    assert_true(e.empty[SOW_NORTH]);
+    assert_int_equal(e.winner, SOW_SOUTH);
+    assert_true(e.tiebreak);
+    e = end_of("0,0,0,0/5/0,0,0,0/5/n", NULL);
+    assert_int_equal(e.winner, -1);
+    assert_false(e.tiebreak);
+
+    /* Toguz: North's move leaves South, to move, without a stone */
+    use(SOW_TOGUZ, 3, 0);
+    e = end_of("0,0,0/2/0,1,1/0/n", "2");
+    assert_int_equal(e.to_move, SOW_SOUTH);
+    assert_true(e.empty[SOW_SOUTH]);
+    assert_int_equal(e.left[SOW_NORTH], 2);
+    assert_int_equal(e.total[SOW_NORTH], 2);
+    assert_int_equal(e.winner, -1);
+}
+
+/* More than half of all the seeds in a store decides the game. */
+static void test_decided(void **state)
+{
+    (void)state;
+    use(SOW_TOGUZ, 3, 0);
+    sow_pos p = pos("1,0,0/10/1,2,0/5/s"); /* 10 of 19 */
+    assert_int_equal(sow_decided(&G, &p), SOW_SOUTH);
+    p = pos("1,0,4/10/1,2,0/3/s"); /* 10 of 21 */
+    assert_int_equal(sow_decided(&G, &p), -1);
+    p = pos("0,0,0/2/1,0,0/9/n"); /* North's 9 of 12 */
+    assert_int_equal(sow_decided(&G, &p), SOW_NORTH);
+    use(SOW_KALAH, 3, 0);
+    p = pos("1,1,1/6/1,1,1/3/s"); /* 6 of 12: not more than half */
+    assert_int_equal(sow_decided(&G, &p), -1);
+}
+
 static void test_play_errors(void **state)
 {
     (void)state;
@@ -767,6 +861,8 @@ int main(void)
         cmocka_unit_test(test_congkak_landings),
         cmocka_unit_test(test_toguz_sowing),
         cmocka_unit_test(test_toguz_end),
+        cmocka_unit_test(test_end_reason),
+        cmocka_unit_test(test_decided),
         cmocka_unit_test(test_toguz_tuzdik),
         cmocka_unit_test(test_toguz_seeds_into_tuzdik),
         cmocka_unit_test(test_toguz_tuzdik_corners),

@@ -174,6 +174,44 @@ def api_tests(sv):
     check(sv.alive(), "the server is still up after the bad requests")
 
 
+def page_tests(sv):
+    """What the page needs beyond the CLI's JSON: why a game ended, and a
+    value for every move of a hint even when the time cuts the search."""
+    ends = [  # (game, pits, seeds, variant, moves) -> the "end" answer
+        (("kalah", 4, 3, None, "1,1,2,1,3,1,4"),  # South's row empties; North's seeds swept
+         {"rule": "row empty", "empty": "south", "swept": {"south": 0, "north": 15}, "left": 0}),
+        (("kalah", 4, 3, "no-sweep", "1,1,2,1,3,1,4"),
+         {"rule": "row empty", "empty": "south", "swept": {"south": 0, "north": 0}, "left": 15}),
+        (("kalah", 4, 3, "end-on-turn", "1,1,2,1,3,1,4,1"),
+         {"rule": "no move", "empty": "south", "swept": {"south": 0, "north": 15}, "left": 0}),
+        (("chungkala", 4, 3, None, "1,1,2,1,3,1,4,1,1,2,1,1,2,3,4,1"),
+         {"rule": "no move", "empty": "south", "swept": {"south": 0, "north": 0}, "left": 17}),
+        (("congkak", 3, 3, None, "3,3"),
+         {"rule": "row empty", "empty": "north", "swept": {"south": 11, "north": 0}, "left": 0}),
+        (("toguz", 4, 4, None, "4,4,4,4,3,2,4,4,2,2,4,3,3,4,4,2,2,3,3,4,4"),
+         {"rule": "no move", "empty": "both", "swept": {"south": 0, "north": 0}, "left": 0}),
+    ]
+    for (game, pits, seeds, variant, moves), want in ends:
+        params = {"game": game, "pits": pits, "seeds": seeds, "moves": moves}
+        if variant:
+            params["variant"] = variant
+        status, got = sv.json("/api/play", params)
+        check(status == 200 and got.get("over") and got.get("end") == want,
+              "why %s %s ended: %s, want %s" % (game, params, got.get("end"), want))
+        # The final sweep is done: both rows are empty, the stores the totals.
+        swept = sum(want["swept"].values())
+        check(not swept or (sum(got["south"]) + sum(got["north"]) == 0),
+              "%s %s: the rows are swept" % (game, moves))
+    status, got = sv.json("/api/play", {"game": "kalah", "moves": "3"})
+    check(status == 200 and got.get("end", 0) is None, "a game in play has end null: %s" % got)
+    # A hint cut by the time: each move still has a value, marked an estimate.
+    status, an = sv.json("/api/analyse", {"game": "congkak", "pits": 7, "seeds": 7, "time": "0.3"})
+    check(status == 200 and an["moves"] and
+          all(isinstance(m["value"], int) for m in an["moves"]) and
+          (an["exact"] or all(m["exact"] is False for m in an["moves"])),
+          "a cut hint scores every move: %s" % str(an)[:300])
+
+
 def full_server():
     """One slot, a short queue: the second and later long solves get 503."""
     sv = Server("--max-solves", "1", "--queue", "0.2", "--time", "1")
@@ -314,6 +352,7 @@ def main():
             write_bench(BENCH, out, wall, args)
         else:
             api_tests(sv)
+            page_tests(sv)
             burst_test(sv)
     finally:
         check(sv.stop() == 0, "the server stops cleanly on SIGTERM")

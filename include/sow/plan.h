@@ -181,6 +181,9 @@ typedef struct sow_plan_result {
     double db_last_seconds;   /* the last step's part of db_seconds */
     double seconds;           /* wall-clock, the whole call */
     double cpu_seconds;       /* CPU seconds of the searches, all threads */
+    int db_opens;             /* databases this call opened (loaded or built;
+                                 0: none, or one held open by the caller:
+                                 sow_plan_solve_held) */
 } sow_plan_result;
 
 /* Runs `plan` (from sow_plan_make for this g and pos): the trial search
@@ -204,6 +207,35 @@ typedef struct sow_plan_result {
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out, char *why,
                        size_t why_size);
+
+/* What a caller keeps open across solves of one game (a resident engine,
+ * sow/engine.h) and lends to sow_plan_solve_held. Either may be NULL.
+ *   db      an open database of g. When it holds at least plan->db_seeds
+ *           seeds (a bigger one serves a plan that asks for fewer), the
+ *           run uses it as it is: no trial, no database opened, no time
+ *           cut (it already exists), the root probed when it holds the
+ *           root, growth as planned. Otherwise it is closed first (a run
+ *           never holds two databases) and the run opens its own.
+ *   search  a solver of g with plan->limits.threads threads, used instead
+ *           of a new one: its table keeps what it learnt (exact entries,
+ *           sound for any position and oracle), its question options are
+ *           set from the plan (sow_search_set_question), its table size
+ *           stays (plan->tt_mb is not applied).
+ * On return (success or not) both hold what the run ended with, owned by
+ * the caller, who frees them (sow_db_close, sow_search_free). The memory
+ * of what is lent is the caller's to account for: the plan counts only
+ * what it opens. */
+typedef struct sow_plan_held {
+    sow_db *db;
+    sow_search *search;
+} sow_plan_held;
+
+/* sow_plan_solve with what the caller holds open (held may be NULL: then
+ * exactly sow_plan_solve). Errors and thread safety as sow_plan_solve;
+ * one call at a time per held pair. */
+sow_err sow_plan_solve_held(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
+                            const sow_plan_callbacks *cb, sow_plan_held *held,
+                            sow_plan_result *out, char *why, size_t why_size);
 
 /* Opens the database `plan` decided (plan->db_seeds > 0; from
  * sow_plan_make or sow_plan_analysis for this g): loaded from

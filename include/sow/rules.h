@@ -64,6 +64,32 @@ int sow_final_margin(const sow_game *g, const sow_pos *p);
 /* The margin part of a score: floor((score + 1) / scale) for scale 3. */
 int sow_score_margin(const sow_game *g, int score);
 
+/* How a game ended, in the terms of its end rule (doc/rules.md), for
+ * telling the players. Sides are indexed SOW_SOUTH / SOW_NORTH. */
+typedef struct sow_end {
+    int to_move;        /* the player to move when it ended */
+    bool empty[2];      /* her row was empty (before any sweep) */
+    int left[2];        /* seeds left in her row at the end (before any sweep) */
+    bool swept;         /* each took her row's seeds (else they count for nobody) */
+    int total[2];       /* her final total: store, plus her row if swept */
+    int winner;         /* SOW_SOUTH, SOW_NORTH, or -1 for a draw */
+    bool tiebreak;      /* totals equal: decided by the tie-break */
+} sow_end;
+
+/* Why the game ended. With `last` NULL, `p` is the finished position (a
+ * position read as given, swept or not); else `p` is the position before
+ * the game's last move *last, which is played here (the sweep of sow_make
+ * hides which row ran empty). SOW_E_OVER if p is over before *last;
+ * SOW_E_MOVE if *last is not legal; SOW_E_POSITION if the game is not over
+ * afterwards. Pure; thread-safe. */
+sow_err sow_end_reason(const sow_game *g, const sow_pos *p, const sow_move *last,
+                       sow_end *out);
+
+/* The player whose store holds more than half of all the seeds of `p`
+ * (stores and rows): she has won whatever follows, since stores never
+ * give seeds back (Toguz 9x9: 82 of 162). -1 if neither does. */
+int sow_decided(const sow_game *g, const sow_pos *p);
+
 /* Checks that `p` is a well-formed position of `g`: counts within range,
  * total seeds <= SOW_MAX_TOTAL, zero bytes where the layout says zero,
  * tuzdiks legal (Toguz with claims only, empty, not the opponent's pit m,

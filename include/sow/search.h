@@ -143,6 +143,14 @@ void sow_search_set_oracle(sow_search *s, const sow_oracle *oracle);
 /* Sets options.time_limit for the next calls. */
 void sow_search_set_time_limit(sow_search *s, double seconds);
 
+/* Sets the options that belong to one question, for the next calls:
+ * pie_opening, value_only, pv_max, progress (with its ctx and every),
+ * time_limit and stop, from *opt (its threads, tt_mb and oracle are not
+ * read: they belong to the solver). The table keeps what it learnt: its
+ * entries are exact whatever the question. SOW_E_ARG for pv_max < 0.
+ * Not while a call runs on s. */
+sow_err sow_search_set_question(sow_search *s, const sow_search_options *opt);
+
 /* Forgets every table entry (e.g. for reproducible node counts). */
 void sow_search_clear(sow_search *s);
 

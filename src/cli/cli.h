@@ -220,6 +220,21 @@ int cli_solve_print_interrupted(FILE *f, const cli_game *cg, const struct sow_pl
 /* `sow play --json` (cmd_play.c), to f. */
 void cli_play_json(FILE *f, const cli_game *cg);
 
+/* Why a finished game ended (end_reason.c). */
+typedef struct cli_end {
+    bool mover_only; /* the rule: the player to move has no seed in her row
+                        (else: the game ends as soon as a row is empty) */
+    bool empty[2];   /* [SOW_SOUTH], [SOW_NORTH]: that row was empty at the end */
+    int swept[2];    /* seeds the final sweep moved into each player's store */
+    int left;        /* seeds left in the rows for nobody (no sweep) */
+} cli_end;
+/* False when cg->pos is not over. The position is taken before its final
+ * sweep: the record is replayed when there is one. */
+bool cli_end_reason(const cli_game *cg, cli_end *out);
+/* ,"end":{"rule":"row empty"|"no move","empty":"south"|"north"|"both",
+ * "swept":{"south":S,"north":N},"left":L}, or ,"end":null before the end. */
+void cli_fjson_end(FILE *f, const cli_game *cg);
+
 int cmd_play(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_solve(int argc, char **argv);

@@ -13,7 +13,8 @@ static const char usage[] =
     "                [--moves LIST | --record FILE | --position P] [--json]\n"
     "                [--print-record] [--record-out FILE]\n"
     "       sow play GAME --interactive [--human south|north|both] [--level L]\n"
-    "                [--time S] [--seed N] [--db DIR] [--threads T] [game options]\n"
+    "                [--time S] [--seed N] [--save FILE] [--db DIR] [--threads T]\n"
+    "                [game options]\n"
     "\n"
     "Replays a game record (or reads a position) and shows the board.\n"
     "With --interactive, play on from there against the computer (or two\n"
@@ -27,12 +28,15 @@ static const char usage[] =
     "  --level L           the computer's strength, 1..4 (default 4):\n"
     "                      1: a random move 3 times in 4, else the best;\n"
     "                      2: random half the time; 3: random 1 time in 5;\n"
-    "                      4: always the best move it finds\n"
+    "                      4: the strongest, always the best move it finds\n"
     "  --time S            seconds the computer may take per move or hint, its\n"
-    "                      database's build included (default 5):\n"
-    "                      perfect play where the board is solved within it\n"
-    "                      (database or search), else the best move so far\n"
+    "                      database's build included (default 5). Level 4 is\n"
+    "                      perfect play only where the board is solved within\n"
+    "                      it (database or search; each move says so); else it\n"
+    "                      plays the strongest move found, with an estimate\n"
     "  --seed N            seed of the levels' random moves (default: the clock)\n"
+    "  --save FILE         where Ctrl-C (and `save` alone) saves the game record\n"
+    "                      (default: sow-GAME-DATE-TIME.txt in this folder)\n"
     "  --db DIR            endgame database folder (as for sow solve)\n"
     "  --threads T         search threads (default: the cores available)\n"
     "\n"
@@ -43,7 +47,7 @@ static const char usage[] =
 /* Prints the board as South sees it: North's row on top, right to left
  * (her pit 1 is on South's right), North's store on the left and South's on
  * the right. A tuzdik is shown as X. */
-void cli_draw_board(const cli_game *cg)
+void cli_draw_rows(const cli_game *cg)
 {
     const sow_game *g = &cg->g;
     const sow_pos *p = &cg->pos;
@@ -88,6 +92,13 @@ void cli_draw_board(const cli_game *cg)
         printf(", north ");
         tz_n ? printf("south's pit %d\n", tz_n) : printf("none\n");
     }
+}
+
+void cli_draw_board(const cli_game *cg)
+{
+    const sow_game *g = &cg->g;
+    const sow_pos *p = &cg->pos;
+    cli_draw_rows(cg);
     if (sow_over(g, p)) {
         int margin = sow_final_margin(g, p);
         int score = sow_terminal_score(g, p);
@@ -135,6 +146,7 @@ void cli_play_json(FILE *f, const cli_game *cg)
     } else {
         fprintf(f, ",\"margin\":null,\"winner\":null");
     }
+    cli_fjson_end(f, cg);
     if (g->cfg.game == SOW_TOGUZ) {
         int ts = sow_pos_tuzdik(p, SOW_SOUTH), tn = sow_pos_tuzdik(p, SOW_NORTH);
         fprintf(f, ",\"tuzdik\":{\"south\":");
@@ -184,13 +196,16 @@ int cmd_play(int argc, char **argv)
                             {"seed", OPT_STRING, &po.seed},
                             {"db", OPT_STRING, &po.db},
                             {"threads", OPT_STRING, &po.threads},
+                            {"save", OPT_STRING, &po.save},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
     cli_parse(argc, argv, opts, pos, 1, &npos, usage);
     cg.name = npos ? pos[0] : NULL;
-    if (!interactive && (po.human || po.level || po.time || po.seed || po.db || po.threads))
-        cli_fail("play: --human, --level, --time, --seed, --db and --threads need --interactive");
+    if (!interactive &&
+        (po.human || po.level || po.time || po.seed || po.db || po.threads || po.save))
+        cli_fail("play: --human, --level, --time, --seed, --save, --db and --threads need "
+                 "--interactive");
     if (interactive && cg.json)
         cli_fail("play: --interactive and --json exclude each other");
     cli_game_setup(&cg, true, true);

@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "engine.h"
+#include "serve_engines.h"
 #include "sow/plan.h"
 #include "web_assets.h"
 
@@ -52,7 +52,8 @@ static const char usage[] =
     "  --time S          the longest a request may take, seconds (default 10)\n"
     "  --queue S         how long a request waits for a slot, seconds (default 10)\n"
     "  --memory SIZE     the server's budget for the solves' tables and databases,\n"
-    "                    shared equally by the --max-solves that may run at once:\n"
+    "                    shared equally by the --max-solves that may run at once\n"
+    "                    (each board's engine keeps its own between requests):\n"
     "                    MB, or with a suffix K, M, G, T\n"
     CLI_MEMORY_DEFAULT_HELP("                    ")
     "\n"
@@ -70,6 +71,7 @@ typedef struct server {
     double max_time, queue;
     uint64_t memory; /* each solve's share of --memory */
     const char *db_dir;
+    serve_engines *engines; /* one per board in use, within --memory */
 } server;
 
 static sow_stop_flag stop_flag;
@@ -264,13 +266,12 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
     sow_limits lim = {
         .memory = sv->memory,
         .threads = 1,
-        .db_dir = cg->g.cycles ? NULL : sv->db_dir,
         .pie_opening = cg->pie_opening,
         .time_limit = limit,
         .deadline = t0 + limit,
         .stop = &stop_flag,
     };
-    sow_plan plan;
+    sow_plan plan; /* checked here so that a board the solver refuses gets its 400 at once */
     char why[SOW_WHY];
     if (sow_plan_make(&cg->g, &cg->pos, &lim, &plan, why, sizeof why) != SOW_OK) {
         char err[SOW_WHY + 64];
@@ -292,7 +293,12 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
         free(cg);
         return busy(c, sv);
     }
-    sow_err e = sow_plan_solve(&cg->g, &cg->pos, &plan, NULL, res, why, sizeof why);
+    sow_engine *en = serve_engine_take(sv->engines, cg, t0 + limit, why, sizeof why);
+    /* No engine (its board stayed busy, or no memory): 503, try again. */
+    sow_err e = en ? sow_engine_solve(en, &cg->pos, &lim, &plan, res, why, sizeof why)
+                   : SOW_E_NOMEM;
+    if (en)
+        serve_engine_give(sv->engines, en);
     sem_post(&sv->slots);
     unsigned status = MHD_HTTP_OK;
     if (e == SOW_E_INTERRUPTED) {
@@ -314,13 +320,14 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, server *sv)
     return answer_send(c, &a, status);
 }
 
-static const char *how_name(engine_how h)
+static const char *how_name(sow_engine_how h)
 {
-    return h == ENGINE_EXACT ? "exact" : h == ENGINE_CUT ? "time limit" : "estimate";
+    return h == SOW_ENGINE_EXACT ? "exact" : h == SOW_ENGINE_CUT ? "time limit" : "estimate";
 }
 
 /* The analysis as JSON: the game keys of solve, then what is known. */
-static void analyse_json(FILE *f, const cli_game *cg, const engine_eval *ev, double limit)
+static void analyse_json(FILE *f, const cli_game *cg, const sow_engine_answer *ev,
+                         double limit)
 {
     const sow_game *g = &cg->g;
     const sow_solution *s = &ev->sol;
@@ -328,17 +335,17 @@ static void analyse_json(FILE *f, const cli_game *cg, const engine_eval *ev, dou
     cli_fjson_game(f, cg);
     fprintf(f, ",\"to_move\":\"%s\",\"exact\":%s,\"how\":\"%s\"",
             sow_pos_to_move(&cg->pos) == SOW_SOUTH ? "south" : "north",
-            ev->how == ENGINE_EXACT ? "true" : "false", how_name(ev->how));
-    if (ev->how == ENGINE_EXACT)
+            ev->how == SOW_ENGINE_EXACT ? "true" : "false", how_name(ev->how));
+    if (ev->how == SOW_ENGINE_EXACT)
         fprintf(f, ",\"value\":%d,\"outcome\":\"%s\"", s->value, cli_outcome_name(s->outcome));
     else
         fprintf(f, ",\"value\":null,\"outcome\":null");
-    if (ev->how == ENGINE_CUT)
+    if (ev->how == SOW_ENGINE_CUT)
         fprintf(f, ",\"lower\":%d,\"upper\":%d", sow_score_margin(g, ev->lower),
                 sow_score_margin(g, ev->upper));
     cli_fjson_moves(f, cg, s, NULL,
-                    ev->how == ENGINE_EXACT ? CLI_MOVES_EXACT
-                    : ev->how == ENGINE_CUT ? CLI_MOVES_UNKNOWN
+                    ev->how == SOW_ENGINE_EXACT ? CLI_MOVES_EXACT
+                    : ev->how == SOW_ENGINE_CUT && !ev->estimates ? CLI_MOVES_UNKNOWN
                                             : CLI_MOVES_ESTIMATE);
     fprintf(f, ",\"depth\":%d,\"db_cut\":%s,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth,
             ev->db_cut ? "true" : "false", limit, ev->seconds);
@@ -354,15 +361,9 @@ static enum MHD_Result api_analyse(struct MHD_Connection *c, server *sv)
     cli_game *cg = read_game(c, &ret);
     if (!cg)
         return ret;
-    engine_limits lim = {
-        .seconds = limit,
-        .deadline = t0 + limit,
-        .threads = 1,
-        .memory = sv->memory,
-        .db_dir = cg->g.cycles ? NULL : sv->db_dir,
-        .stop = &stop_flag,
-    };
-    engine_eval *ev = malloc(sizeof *ev);
+    sow_engine_question q = {.seconds = limit, .deadline = t0 + limit, .all_moves = true,
+                             .pie_opening = cg->pie_opening};
+    sow_engine_answer *ev = malloc(sizeof *ev);
     answer a;
     if (!ev || !answer_open(&a)) {
         free(ev);
@@ -376,13 +377,19 @@ static enum MHD_Result api_analyse(struct MHD_Connection *c, server *sv)
         free(cg);
         return busy(c, sv);
     }
-    sow_err e = engine_evaluate(&cg->g, &cg->pos, cg->pie_opening, true, &lim, ev);
+    char why[SOW_WHY];
+    sow_engine *en = serve_engine_take(sv->engines, cg, t0 + limit, why, sizeof why);
+    /* No engine (its board stayed busy, or no memory): 503, try again. */
+    sow_err e = en ? sow_engine_evaluate(en, &cg->pos, &q, ev, why, sizeof why)
+                   : SOW_E_NOMEM;
+    if (en)
+        serve_engine_give(sv->engines, en);
     sem_post(&sv->slots);
     if (e) {
         fclose(a.f);
         free(a.buf);
-        char err[256];
-        snprintf(err, sizeof err, "analyse: %s", ev->why);
+        char err[SOW_WHY + 16];
+        snprintf(err, sizeof err, "analyse: %s", why);
         free(ev);
         free(cg);
         return send_error(c, e == SOW_E_NOMEM ? MHD_HTTP_SERVICE_UNAVAILABLE
@@ -477,6 +484,12 @@ int cmd_serve(int argc, char **argv)
         cli_fail("serve: --memory %s leaves less than 1 MB to each of %d solves (--max-solves)",
                  lo.memory, sv.max_solves);
     sv.db_dir = lim.db_dir;
+    /* The engines together stay within the whole budget: every slot's
+     * share, evicting idle boards when a new one needs room. */
+    sv.engines = serve_engines_new(sv.memory * (uint64_t)sv.max_solves, sv.memory, sv.db_dir,
+                                   &stop_flag);
+    if (!sv.engines)
+        cli_fail("serve: out of memory");
     const char *addr = bind ? bind : "127.0.0.1";
     struct sockaddr_storage ss = {0};
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |

@@ -2,16 +2,23 @@
  *
  * The loop reads one line at a time from stdin (so a pseudo-terminal or a
  * pipe drives it the same way), plays the humans' moves, and lets the
- * engine (engine.h) answer for the computer's side. Every position of the
- * game is kept, so `undo` is a pop and never replays. */
+ * engine (sow/engine.h) answer for the computer's side: one engine for the
+ * whole game, so hints and the computer's moves reuse its database and
+ * tables. Every position of the game is kept, so `undo` is a pop and
+ * never replays. What it says is worded in play_words.c. Ctrl-C never
+ * loses the game: it stops the thinking, and the record is saved (asked
+ * first on a terminal). */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "engine.h"
 #include "play.h"
+#include "sow/engine.h"
 
 static const char help_text[] =
     "commands:\n"
@@ -20,105 +27,188 @@ static const char help_text[] =
     "  undo       take back your last move (and the computer's answer)\n"
     "  swap       pie rule (kalah --variant pie): after south's opening turn,\n"
     "             north may take south's side\n"
-    "  save FILE  write the game record (the --moves list) to FILE\n"
+    "  save FILE  write the game record (the players' notation) to FILE;\n"
+    "             save alone: to the --save file (or sow-GAME-DATE-TIME.txt)\n"
+    "  position   the position in the notation of --position\n"
     "  help       this list\n"
-    "  quit       leave the game\n";
+    "  quit       leave the game\n"
+    "Ctrl-C, at the prompt or while the computer thinks, offers to save the\n"
+    "game and leaves; a second Ctrl-C saves it to the default file at once.\n";
+
+/* The exit status after Ctrl-C, as a shell reports a SIGINT. */
+#define EXIT_INTERRUPTED 130
 
 typedef struct game {
     cli_game *cg;
     bool human[2];             /* by SOW_SOUTH / SOW_NORTH */
     int level;
     uint64_t rng;
-    engine_limits lim;
+    sow_engine *engine;        /* the game's, for every question */
+    sow_engine_question lim;   /* seconds per question */
     /* pos[k] is the position before move k (cg->hist[k]); pos[n] = cg->pos. */
     sow_pos pos[CLI_MAX_HISTORY + 1];
     bool pie[CLI_MAX_HISTORY + 1];
     int n;
     int swap_at;               /* the swap came after this many moves; -1: none */
+    char save_path[4096];      /* --save, or sow-GAME-DATE-TIME.txt */
 } game;
+
+/* Ctrl-C presses (SIGTERM, SIGHUP: 2 at once); also the engine's stop
+ * flag, so a press stops the computer's thinking. */
+static sow_stop_flag interrupts;
+
+static void on_interrupt(int sig)
+{
+    if (sig == SIGINT)
+        interrupts = interrupts + 1;
+    else
+        interrupts = 2;
+}
+
+/* A press at the prompt ends read_line's wait; while the computer thinks,
+ * the engine sees the flag and stops. */
+static void catch_interrupts(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/* One line of input, without its newline: 1, or 0 at the end of input,
+ * or -1 once more than `seen` Ctrl-C presses (or a SIGTERM, SIGHUP) have
+ * come. The signals are
+ * blocked but while ppoll waits, so a press that comes between the prompt
+ * and the wait is seen, never slept through; bytes are read one at a time
+ * so no buffer holds input that ppoll cannot see. */
+static int read_line(char *buf, size_t size, int seen)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    size_t len = 0;
+    int got = 1;
+    for (;;) {
+        if (interrupts > seen) {
+            got = -1;
+            break;
+        }
+        struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+        if (ppoll(&pfd, 1, NULL, &old) < 0) {
+            if (errno == EINTR)
+                continue;
+            got = 0;
+            break;
+        }
+        char c;
+        ssize_t r = read(STDIN_FILENO, &c, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            got = len ? 1 : 0; /* a last line without its newline still counts */
+            break;
+        }
+        if (c == '\n')
+            break;
+        if (len + 1 < size)
+            buf[len++] = c;
+    }
+    buf[len] = '\0';
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return got;
+}
 
 static const char *side_name(int side)
 {
     return side == SOW_SOUTH ? "south" : "north";
 }
 
-static const char *Side_name(int side)
+/* Seeds of the position, stores and rows: the largest possible margin. */
+static int seeds_in_play(const sow_game *g, const sow_pos *p)
 {
-    return side == SOW_SOUTH ? "South" : "North";
+    return sow_seeds_on_board(g, p) + sow_pos_store(p, SOW_SOUTH) + sow_pos_store(p, SOW_NORTH);
 }
 
-static int row_seeds(const sow_game *g, const sow_pos *p, int side)
+/* The first position of the game so far where a store held more than half
+ * the seeds, before its end (side -1: none). */
+static play_decision decision(const game *G)
 {
-    int k = 0;
-    for (int i = 1; i <= g->m; i++)
-        k += sow_pos_pit(p, side, i);
-    return k;
-}
-
-void play_describe_end(const sow_game *g, const sow_pos *p, char *buf, size_t size)
-{
-    int rs = row_seeds(g, p, SOW_SOUTH), rn = row_seeds(g, p, SOW_NORTH);
-    int ts = sow_pos_store(p, SOW_SOUTH), tn = sow_pos_store(p, SOW_NORTH);
-    const char *store = g->cfg.game == SOW_TOGUZ ? "kazan" : "store";
-    char why[160];
-    int mover = sow_pos_to_move(p);
-    if (rs == 0 && rn == 0)
-        snprintf(why, sizeof why, "both rows are empty");
-    else if ((mover == SOW_SOUTH ? rs : rn) == 0)
-        snprintf(why, sizeof why, "%s, to move, has no seed left to sow", side_name(mover));
-    else
-        snprintf(why, sizeof why, "%s's row is empty", rs == 0 ? "south" : "north");
-    if (g->sweep) { /* sow_make swept already; a --position may not have been */
-        ts += rs;
-        tn += rn;
-        if (rs || rn)
-            snprintf(why + strlen(why), sizeof why - strlen(why),
-                     "; the seeds left in a row go to its owner");
-    } else if (rs || rn) {
-        snprintf(why + strlen(why), sizeof why - strlen(why),
-                 "; the seeds left in the rows count for nobody");
+    const sow_game *g = &G->cg->g;
+    play_decision d = {-1, 0, 0};
+    for (int k = 0; k <= G->n; k++) {
+        if (sow_over(g, &G->pos[k]))
+            break;
+        int side = sow_decided(g, &G->pos[k]);
+        if (side >= 0) {
+            d = (play_decision){side, sow_pos_store(&G->pos[k], side),
+                                seeds_in_play(g, &G->pos[k])};
+            break;
+        }
     }
-    int score = sow_terminal_score(g, p);
-    if (mover == SOW_NORTH)
-        score = -score;
-    int margin = ts - tn;
-    if (margin != 0) {
-        int w = margin > 0 ? SOW_SOUTH : SOW_NORTH;
-        snprintf(buf, size, "Game over: %s wins %d to %d, by %d (%s).", Side_name(w),
-                 w == SOW_SOUTH ? ts : tn, w == SOW_SOUTH ? tn : ts, abs(margin), why);
-    } else if (score != 0) {
-        int w = score > 0 ? SOW_SOUTH : SOW_NORTH;
-        snprintf(buf, size,
-                 "Game over: %s wins by the tie-break: the %ss are equal, %d each, and %s "
-                 "still has seeds in her row (%s).",
-                 Side_name(w), store, ts, side_name(w), why);
-    } else {
-        snprintf(buf, size, "Game over: a draw, %d to %d (%s).", ts, tn, why);
-    }
+    return d;
 }
 
-/* The value of a score for its player in words: "south wins by 3". */
-static void value_words(const sow_game *g, int side, int score, char *buf, size_t size)
+/* The game-over line, from the last move (the rules tell which row ran
+ * empty before the sweep); a finished --position is read as it is. */
+static void print_end(const game *G)
 {
-    int v = sow_score_margin(g, score);
-    if (score > 0)
-        snprintf(buf, size, "%s wins by %d%s", side_name(side), v,
-                 v == 0 ? " (tie-break)" : "");
-    else if (score < 0)
-        snprintf(buf, size, "%s wins by %d%s", side_name(!side), -v,
-                 v == 0 ? " (tie-break)" : "");
-    else
-        snprintf(buf, size, "a draw");
+    const sow_game *g = &G->cg->g;
+    sow_end e;
+    sow_err err = G->n > 0 ? sow_end_reason(g, &G->pos[G->n - 1], &G->cg->hist[G->n - 1], &e)
+                           : sow_end_reason(g, &G->pos[0], NULL, &e);
+    if (err) /* unreachable: the moves were played and the game is over */
+        sow_end_reason(g, &G->cg->pos, NULL, &e);
+    play_decision d = decision(G);
+    char line[512];
+    play_words_end(g, &e, &d, line, sizeof line);
+    printf("%s\n", line);
 }
 
-static void print_moves_line(game *G)
+/* Right after a move: a store that just passed half the seeds. */
+static void announce_decision(const game *G)
+{
+    const sow_game *g = &G->cg->g;
+    if (G->n == 0 || sow_over(g, &G->cg->pos) || sow_decided(g, &G->pos[G->n - 1]) >= 0)
+        return;
+    int side = sow_decided(g, &G->cg->pos);
+    if (side < 0)
+        return;
+    play_decision d = {side, sow_pos_store(&G->cg->pos, side), seeds_in_play(g, &G->cg->pos)};
+    char line[256];
+    play_words_decided(g, &d, line, sizeof line);
+    printf("%s\n", line);
+}
+
+/* The last move earned the mover another turn (her last seed in her store). */
+static bool another_turn(const game *G)
+{
+    return G->n > 0 && sow_pos_to_move(&G->pos[G->n - 1]) == sow_pos_to_move(&G->cg->pos);
+}
+
+/* The one "to move" line of a turn: who, whether it is another turn, and
+ * the legal moves (a human) or that the computer thinks. */
+static void print_turn_line(game *G)
 {
     const sow_game *g = &G->cg->g;
     int side = sow_pos_to_move(&G->cg->pos);
+    bool both = G->human[SOW_SOUTH] && G->human[SOW_NORTH];
+    printf("%s%s to move", play_side_name(side),
+           !G->human[side] ? " (computer)" : both ? "" : " (you)");
+    if (another_turn(G))
+        printf(" again: another turn, the last seed fell in %s store",
+               G->human[side] && !both ? "your" : "her");
+    if (!G->human[side]) {
+        printf("; thinking, up to %g s...\n", G->lim.seconds);
+        return;
+    }
     sow_move mv[SOW_MAX_MOVES];
     int n = sow_moves(g, &G->cg->pos, mv);
-    printf("%s to move (%s); legal moves:", side_name(side),
-           G->human[side] ? "human" : "computer");
+    printf("; legal moves:");
     for (int k = 0; k < n; k++) {
         char mt[8];
         sow_move_format(mv[k], mt, sizeof mt);
@@ -143,16 +233,15 @@ static bool pie_pending(const game *G)
 static void show(game *G)
 {
     printf("\n");
-    cli_draw_board(G->cg);
+    cli_draw_rows(G->cg);
     if (sow_over(&G->cg->g, &G->cg->pos)) {
-        char end[320];
-        play_describe_end(&G->cg->g, &G->cg->pos, end, sizeof end);
-        printf("%s\n(undo, save FILE or quit)\n", end);
+        print_end(G);
+        printf("(undo, save or quit)\n");
         return;
     }
     if (pie_pending(G))
         printf("pie rule: north may `swap` to take south's side instead of moving\n");
-    print_moves_line(G);
+    print_turn_line(G);
 }
 
 static void push(game *G, sow_move mv)
@@ -209,6 +298,41 @@ static void cmd_undo(game *G)
     printf("taken back to move %d\n", k + 1);
 }
 
+/* Whose view a value is told from: the computer's ("I"), the human's to
+ * move ("you", the computer "I"), or two humans by their sides. */
+static play_voice voice_of(const game *G, int side)
+{
+    if (!G->human[side])
+        return (play_voice){"I", "you"};
+    if (!G->human[!side])
+        return (play_voice){"you", "I"};
+    return (play_voice){play_side_name(side), play_side_name(!side)};
+}
+
+/* A hint's table: every move and its value for the player to move, the
+ * best marked, then the summary in words. */
+static void print_hint(const game *G, const sow_engine_answer *ev)
+{
+    const sow_game *g = &G->cg->g;
+    const sow_pos *p = &G->cg->pos;
+    play_voice v = voice_of(G, sow_pos_to_move(p));
+    const sow_solution *s = &ev->sol;
+    char w[200], mt[8];
+    if (ev->how != SOW_ENGINE_CUT) {
+        printf("move  with this move\n");
+        for (int k = 0; k < s->nmoves; k++) {
+            sow_move_format(s->moves[k], mt, sizeof mt);
+            play_words_move(g, &v, s->move_scores[k], ev->move_exact[k], w, sizeof w);
+            printf("%4s  %s%s\n", mt, w, k == s->best ? "   <- best" : "");
+        }
+    }
+    sow_move_format(s->moves[s->best], mt, sizeof mt);
+    play_words_eval(g, &v, ev, seeds_in_play(g, p), w, sizeof w);
+    printf("%s: %s; %s.\n", ev->how == SOW_ENGINE_CUT ? "best move so far" : "best move", mt, w);
+    if (ev->db_cut)
+        printf("The time limit stopped the endgame database's build early.\n");
+}
+
 static void cmd_hint(game *G)
 {
     const cli_game *cg = G->cg;
@@ -217,118 +341,186 @@ static void cmd_hint(game *G)
         printf("the game is over\n");
         return;
     }
-    int side = sow_pos_to_move(&cg->pos);
-    printf("thinking (up to %g s)...\n", G->lim.seconds);
+    printf("thinking, up to %g s...\n", G->lim.seconds);
     fflush(stdout);
-    engine_eval ev;
-    sow_err e = engine_evaluate(g, &cg->pos, G->pie[G->n], true, &G->lim, &ev);
+    sow_engine_answer ev;
+    sow_engine_question q = G->lim;
+    q.all_moves = true;
+    q.pie_opening = G->pie[G->n];
+    char why[SOW_WHY];
+    sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &q, &ev, why, sizeof why);
+    if (interrupts)
+        return; /* the caller offers to save and leaves */
     if (e) {
-        printf("no hint: %s\n", ev.why);
+        printf("no hint: %s\n", why);
         return;
     }
-    if (ev.db_cut)
-        printf("(the time limit stopped the endgame database's build early)\n");
-    const sow_solution *s = &ev.sol;
-    char w[96];
-    if (ev.how == ENGINE_CUT) {
-        printf("the time limit cut the search: the value for %s is in [%+d, %+d]\n",
-               side_name(side), sow_score_margin(g, ev.lower), sow_score_margin(g, ev.upper));
-        char mt[8];
-        sow_move_format(s->moves[s->best], mt, sizeof mt);
-        printf("best move so far: %s\n", mt);
-        return;
+    print_hint(G, &ev);
+}
+
+/* The default file name, and the record saved to `path`: say where and
+ * how to play on. Returns 0 or an errno value. */
+static int save_record(const game *G, const char *path)
+{
+    const cli_game *cg = G->cg;
+    char *text = record_text(&cg->g, &G->pos[0], cg->hist, G->n);
+    int err = text ? record_save(path, text) : ENOMEM;
+    free(text);
+    if (err)
+        return err;
+    printf("saved %d move%s to %s%s\n", G->n, G->n == 1 ? "" : "s", path,
+           G->swap_at >= 0 ? " (the record does not show the swap)" : "");
+    const sow_config *c = &cg->cfg;
+    if (cg->position) {
+        char pos[SOW_POS_TEXT_MAX];
+        sow_pos_format(&cg->g, &cg->pos, pos, sizeof pos);
+        printf("(the moves from --position %s) to play on: sow play %s --position %s "
+               "--interactive\n", cg->position, sow_game_name(c->game), pos);
+        return 0;
     }
-    printf("%s values for %s (final margin, %s's view):", ev.how == ENGINE_EXACT ? "exact" :
-           "estimated", side_name(side), side_name(side));
-    for (int k = 0; k < s->nmoves; k++) {
-        char mt[8];
-        sow_move_format(s->moves[k], mt, sizeof mt);
-        int sc = s->move_scores[k], v = sow_score_margin(g, sc);
-        printf(" %s:%+d", mt, v);
-        if (v == 0 && sc != 0)
-            printf("(%s)", sc > 0 ? "win" : "loss");
-    }
-    char mt[8];
-    sow_move_format(s->moves[s->best], mt, sizeof mt);
-    printf("\nbest: %s\n", mt);
-    if (ev.how == ENGINE_EXACT) {
-        value_words(g, side, s->score, w, sizeof w);
-        printf("with perfect play from here: %s\n", w);
-    } else {
-        printf("(the board is too big to solve: the evaluation %d plies ahead)\n", ev.depth);
-    }
+    printf("to play on: sow play %s --pits %d --seeds %d", sow_game_name(c->game), c->pits,
+           c->seeds);
+    for (int i = 0, first = 1; i < SOW_VAR_COUNT; i++)
+        if (c->variant & (1u << i)) {
+            printf("%s%s", first ? " --variant " : ",", sow_variant_name(1u << i));
+            first = 0;
+        }
+    printf(" --record %s --interactive\n", path);
+    return 0;
 }
 
 static void cmd_save(game *G, const char *path)
 {
     while (*path == ' ')
         path++;
-    if (!*path) {
-        printf("save: give a file name: save FILE\n");
-        return;
-    }
-    char *text = record_text(&G->cg->g, &G->pos[0], G->cg->hist, G->n);
-    int err = text ? record_save(path, text) : ENOMEM;
-    free(text);
+    if (!*path)
+        path = G->save_path;
+    int err = save_record(G, path);
     if (err)
         printf("save: cannot write %s: %s\n", path, strerror(err));
-    else
-        printf("saved %d move%s to %s%s\n", G->n, G->n == 1 ? "" : "s", path,
-               G->swap_at >= 0 ? " (the record does not show the swap)" : "");
 }
 
-/* The computer's turn: one move (an extra turn comes back here). */
-static void computer_move(game *G)
+/* Saves to `path`, else to the default file, else prints the record: the
+ * game is never lost. */
+static void save_somewhere(const game *G, const char *path)
+{
+    int err = save_record(G, path);
+    if (!err)
+        return;
+    printf("cannot write %s: %s\n", path, strerror(err));
+    if (strcmp(path, G->save_path) != 0 && !save_record(G, G->save_path))
+        return;
+    char *text = record_text(&G->cg->g, &G->pos[0], G->cg->hist, G->n);
+    printf("the record, to keep: %s\n", text ? text : "(out of memory)");
+    free(text);
+}
+
+/* After Ctrl-C: offer to save (a terminal), or save at once (a second
+ * press, a SIGTERM or SIGHUP, or input that is not a terminal), then
+ * leave. */
+static int leave_interrupted(game *G)
+{
+    printf("\n");
+    if (G->n == 0) {
+        printf("no move played yet: nothing to save\n");
+        return EXIT_INTERRUPTED;
+    }
+    if (interrupts >= 2 || !isatty(STDIN_FILENO)) {
+        save_somewhere(G, G->save_path);
+        return EXIT_INTERRUPTED;
+    }
+    int seen = interrupts; /* a press from here is the second */
+    printf("save the game to %s? [Y/n, or another file name] ", G->save_path);
+    fflush(stdout);
+    char answer[4096];
+    if (read_line(answer, sizeof answer, seen) <= 0) { /* a second Ctrl-C, or end of input */
+        printf("\n");
+        save_somewhere(G, G->save_path);
+        return EXIT_INTERRUPTED;
+    }
+    answer[strcspn(answer, "\r")] = '\0';
+    char *a = answer;
+    while (*a == ' ')
+        a++;
+    if (strcmp(a, "n") == 0 || strcmp(a, "no") == 0 || strcmp(a, "N") == 0) {
+        printf("not saved\n");
+        return EXIT_INTERRUPTED;
+    }
+    bool yes = !*a || strcmp(a, "y") == 0 || strcmp(a, "yes") == 0 || strcmp(a, "Y") == 0;
+    save_somewhere(G, yes ? G->save_path : a);
+    return EXIT_INTERRUPTED;
+}
+
+/* The computer's move in words: what kind of move it is (perfect play
+ * only where the value is exact) and what it expects. */
+static void print_computer_move(const game *G, int side, sow_move mv, bool searched,
+                                const sow_engine_answer *ev)
+{
+    const sow_game *g = &G->cg->g;
+    char mt[8], w[256];
+    sow_move_format(mv, mt, sizeof mt);
+    printf("%s (computer) plays %s: ", play_side_name(side), mt);
+    if (!searched) {
+        int pct = sow_engine_random_percent(G->level);
+        printf("a random move, as level %d plays %s.\n", G->level,
+               pct == 75 ? "3 times in 4" : pct == 50 ? "half the time" : "1 time in 5");
+        return;
+    }
+    play_voice v = voice_of(G, side);
+    play_words_eval(g, &v, ev, seeds_in_play(g, &G->pos[G->n]), w, sizeof w);
+    if (ev->how == SOW_ENGINE_EXACT)
+        printf("%s, %s.", G->level == SOW_ENGINE_LEVELS ? "perfect play" : "the best move", w);
+    else
+        printf("the strongest move I found in %.0f s; %s.", G->lim.seconds, w);
+    printf("%s\n", ev->db_cut ? " The time limit stopped my endgame database early." : "");
+}
+
+/* The computer's turn: one move (an extra turn comes back here). False
+ * when it has none to play (Ctrl-C, or the engine failed: said). */
+static bool computer_move(game *G)
 {
     cli_game *cg = G->cg;
-    const sow_game *g = &cg->g;
     int side = sow_pos_to_move(&cg->pos);
-    printf("%s (computer) is thinking...\n", side_name(side));
     fflush(stdout);
-    engine_eval ev;
+    sow_engine_answer ev;
+    char why[SOW_WHY];
     /* --time bounds the whole move: the swap's question, when there is
      * one, has half of it. */
-    engine_limits lim = G->lim;
+    sow_engine_question lim = G->lim;
     double t0 = cli_now();
     lim.deadline = t0 + lim.seconds;
+    lim.pie_opening = G->pie[G->n];
     if (pie_pending(G)) {
         /* Swap when North's side, to move, is the losing one. */
-        engine_limits half = lim;
+        sow_engine_question half = lim;
         half.seconds = lim.seconds / 2;
         half.deadline = t0 + half.seconds;
-        sow_err e = engine_evaluate(g, &cg->pos, false, false, &half, &ev);
-        bool losing = !e && (ev.how == ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
+        half.pie_opening = false;
+        sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &half, &ev, why, sizeof why);
+        if (interrupts)
+            return false;
+        bool losing = !e && (ev.how == SOW_ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
         if (losing) {
             do_swap(G);
-            printf("%s (computer) swaps: it takes south's side (pie rule)\n", side_name(side));
-            return;
+            printf("%s (computer) swaps: it takes South's side (pie rule)\n",
+                   play_side_name(side));
+            return true;
         }
     }
     sow_move mv;
     bool searched;
-    sow_err e = engine_choose(g, &cg->pos, G->pie[G->n], G->level, &G->rng, &lim, &mv, &ev,
-                              &searched);
+    sow_err e = sow_engine_choose(G->engine, &cg->pos, &lim, G->level, &G->rng, &mv, &ev,
+                                  &searched, why, sizeof why);
+    if (interrupts)
+        return false; /* the move found so far is not played: the caller saves */
     if (e) {
-        /* Without a move the game cannot go on: say why and stop. */
-        cli_fail("play: the computer cannot move: %s", ev.why);
+        printf("the computer cannot move: %s\n", why);
+        return false;
     }
-    char mt[8], w[128];
-    sow_move_format(mv, mt, sizeof mt);
-    if (!searched)
-        snprintf(w, sizeof w, "a random move (level %d)", G->level);
-    else if (ev.how == ENGINE_EXACT) {
-        char v[80];
-        value_words(g, side, ev.sol.score, v, sizeof v);
-        snprintf(w, sizeof w, "perfect play: %s", v);
-    }
-    else if (ev.how == ENGINE_CUT)
-        snprintf(w, sizeof w, "best found in %.1f s; value in [%+d, %+d]", ev.seconds,
-                 sow_score_margin(g, ev.lower), sow_score_margin(g, ev.upper));
-    else
-        snprintf(w, sizeof w, "estimate, %d plies ahead", ev.depth);
-    printf("%s (computer) plays %s (%s%s)\n", side_name(side), mt, w,
-           searched && ev.db_cut ? "; the time limit stopped its database early" : "");
+    print_computer_move(G, side, mv, searched, &ev);
     push(G, mv);
+    announce_decision(G);
+    return true;
 }
 
 static int parse_side(const char *s, bool human[2])
@@ -344,12 +536,31 @@ static int parse_side(const char *s, bool human[2])
     return 0;
 }
 
+/* --save, or sow-GAME-DATE-TIME.txt in the current folder. */
+static void default_save_path(game *G, const char *save)
+{
+    if (save) {
+        if (!*save || strlen(save) >= sizeof G->save_path)
+            cli_fail("play: --save '%s': give a file name", save);
+        snprintf(G->save_path, sizeof G->save_path, "%s", save);
+        return;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    char stamp[32];
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(G->save_path, sizeof G->save_path, "sow-%s-%s.txt",
+             sow_game_name(G->cg->cfg.game), stamp);
+}
+
 static void setup(game *G, cli_game *cg, const play_options *po)
 {
     G->cg = cg;
     if (parse_side(po->human, G->human))
         cli_fail("play: --human '%s': expected south, north or both", po->human);
-    G->level = po->level ? (int)cli_int("--level", po->level, 1, ENGINE_LEVELS) : ENGINE_LEVELS;
+    G->level = po->level ? (int)cli_int("--level", po->level, 1, SOW_ENGINE_LEVELS)
+                         : SOW_ENGINE_LEVELS;
     cli_limit_opts lo = {.threads = po->threads, .time = po->time, .db_dir = po->db};
     sow_limits L;
     cli_limits(&lo, &L);
@@ -360,14 +571,18 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     G->rng = seed * 0x9e3779b97f4a7c15ull + 1; /* xorshift needs a non-zero state */
     if (!G->rng)
         G->rng = 1;
-    G->lim.db_dir = L.db_dir;
-    G->lim.threads = L.threads;
-    /* A game keeps the default budget modest: the board is solved again at
-     * every move, and a class may run many games on one machine. */
-    G->lim.memory = 1ull << 30;
+    default_save_path(G, po->save);
     if (cg->g.cycles && po->db)
         cli_fail("play: --db: %s has no endgame databases (play can repeat)",
                  sow_game_name(cg->cfg.game));
+    /* A game keeps the default budget modest: a class may run many games
+     * on one machine. One engine answers the whole game; Ctrl-C stops its
+     * thinking. */
+    sow_limits el = {.memory = 1ull << 30, .threads = L.threads, .db_dir = L.db_dir,
+                     .stop = &interrupts};
+    char why[SOW_WHY];
+    if (sow_engine_new(&cg->g, &el, &G->engine, why, sizeof why) != SOW_OK)
+        cli_fail("play: %s", why);
     G->n = 0;
     G->pos[0] = cg->pos;
     G->pie[0] = cg->pie_opening;
@@ -386,17 +601,36 @@ static void setup(game *G, cli_game *cg, const play_options *po)
     }
 }
 
+/* Who plays what, and the level in words: "perfect play" is promised
+ * nowhere here, only by a move whose value is exact. */
+static void print_intro(const game *G)
+{
+    printf("sow play: %s; ", sow_game_name(G->cg->cfg.game));
+    if (G->human[SOW_SOUTH] && G->human[SOW_NORTH]) {
+        printf("two players, South and North");
+    } else {
+        printf("you play %s against level %d", G->human[SOW_SOUTH] ? "South" : "North",
+               G->level);
+        if (G->level == SOW_ENGINE_LEVELS)
+            printf(", the strongest (perfect play where I solve the board in time)");
+        printf(", up to %g s per move", G->lim.seconds);
+    }
+    printf(". Type help for the commands.\n");
+}
+
+/* The game's engine goes with the game, whichever return ends it. */
+static void engine_done(sow_engine **e)
+{
+    sow_engine_free(*e);
+}
+
 int play_interactive(cli_game *cg, const play_options *po)
 {
     static game G; /* the position history is large */
     setup(&G, cg, po);
-    printf("sow play: %s; you play %s, level %d, %.0f s per move. Type help for the "
-           "commands.\n",
-           sow_game_name(cg->cfg.game),
-           G.human[SOW_SOUTH] && G.human[SOW_NORTH] ? "both sides"
-           : G.human[SOW_SOUTH]                      ? "south"
-                                                     : "north",
-           G.level, G.lim.seconds);
+    sow_engine *engine __attribute__((cleanup(engine_done))) = G.engine;
+    catch_interrupts();
+    print_intro(&G);
     show(&G);
     char line[4200];
     for (;;) {
@@ -408,13 +642,17 @@ int play_interactive(cli_game *cg, const play_options *po)
                 printf("the game is longer than %d moves: stopped\n", CLI_MAX_HISTORY);
                 return 0;
             }
-            computer_move(&G);
+            if (!computer_move(&G))
+                return leave_interrupted(&G);
             show(&G);
             continue;
         }
         printf("%s> ", over ? "game over" : side_name(side));
         fflush(stdout);
-        if (!fgets(line, sizeof line, stdin)) {
+        int got = read_line(line, sizeof line, 0);
+        if (got < 0)
+            return leave_interrupted(&G);
+        if (got == 0) {
             printf("\n");
             return 0;
         }
@@ -430,6 +668,12 @@ int play_interactive(cli_game *cg, const play_options *po)
             printf("%s", help_text);
         } else if (strcmp(cmd, "hint") == 0) {
             cmd_hint(&G);
+            if (interrupts)
+                return leave_interrupted(&G);
+        } else if (strcmp(cmd, "position") == 0) {
+            char text[SOW_POS_TEXT_MAX];
+            sow_pos_format(g, &cg->pos, text, sizeof text);
+            printf("position: %s\n", text);
         } else if (strcmp(cmd, "undo") == 0) {
             cmd_undo(&G);
             show(&G);
@@ -445,7 +689,7 @@ int play_interactive(cli_game *cg, const play_options *po)
             printf("sides swapped: the player who was north now plays south\n");
             show(&G);
         } else if (over) {
-            printf("the game is over: undo, save FILE or quit\n");
+            printf("the game is over: undo, save or quit\n");
         } else {
             sow_move mv;
             int n;
@@ -460,6 +704,7 @@ int play_interactive(cli_game *cg, const play_options *po)
                 return 0;
             }
             push(&G, mv);
+            announce_decision(&G);
             show(&G);
         }
     }

@@ -182,6 +182,8 @@ static sow_err open_step(const sow_game *g, const sow_plan *step, const sow_plan
     r->db_seconds += r->db_last_seconds;
     if (e)
         return e;
+    if (*db)
+        r->db_opens++;
     int k = *db ? (*db)->max_seeds : 0;
     if (k < step->db_seeds)
         r->db_cut = true;
@@ -218,8 +220,10 @@ static int fit_time(const sow_game *g, const sow_plan *plan, int k, double left)
     return k;
 }
 
+/* The run's solver: the one the caller lends (*lent, then NULL), its
+ * question options set from the plan, or a new one. */
 static sow_err new_search(const sow_game *g, const sow_plan *plan, const sow_plan_callbacks *cb,
-                          sow_search **s, char *why, size_t why_size)
+                          sow_search **lent, sow_search **s, char *why, size_t why_size)
 {
     const sow_limits *L = &plan->limits;
     sow_search_options so = {
@@ -233,6 +237,12 @@ static sow_err new_search(const sow_game *g, const sow_plan *plan, const sow_pla
         .progress_every = cb->progress_every,
         .stop = L->stop,
     };
+    if (lent && *lent) {
+        *s = *lent;
+        *lent = NULL;
+        sow_search_set_oracle(*s, NULL); /* its last oracle may be closed */
+        return sow_search_set_question(*s, &so);
+    }
     sow_err e = sow_search_new(g, &so, s);
     if (e == SOW_E_NOMEM)
         return sow_fail(why, why_size, e, "cannot allocate a %zu MB transposition table",
@@ -257,6 +267,7 @@ typedef struct {
     sow_search *s;
     sow_db *db;
     sow_oracle oracle;
+    sow_plan_held *held; /* the caller's, or NULL */
 } plan_run;
 
 /* The trial: a search without a database for plan->trial_seconds (R->s
@@ -303,6 +314,30 @@ static bool run_database(plan_run *R, sow_err *e)
         R->out->db_first_seeds = R->out->db_seeds;
     }
     return false;
+}
+
+/* The caller's database, when it holds what the plan asks for: taken
+ * into the run (true). Else it is closed, so that the run never holds
+ * two. */
+static bool take_held_db(plan_run *R)
+{
+    sow_plan_held *h = R->held;
+    if (!h || !h->db)
+        return false;
+    if (h->db->max_seeds < R->plan->db_seeds) {
+        sow_db_close(h->db);
+        h->db = NULL;
+        return false;
+    }
+    R->db = h->db;
+    h->db = NULL;
+    int k = R->db->max_seeds;
+    sow_plan_oracle(R->db, k, &R->oracle);
+    R->run.db_seeds = k;
+    R->run.db_bytes = sow_db_bytes(R->g, k);
+    R->out->db_seeds = R->out->db_first_seeds = k;
+    R->out->db_bytes = R->run.db_bytes;
+    return true;
 }
 
 /* The answer where the database holds the root: probed, not searched. */
@@ -389,7 +424,8 @@ static sow_err run_search(plan_run *R)
     if (!sow_search_exact(R->g, R->pos))
         return SOW_E_INTERRUPTED;
     sow_err e;
-    if (!R->s && (e = new_search(R->g, R->plan, R->cb, &R->s, R->why, R->why_size)) != SOW_OK)
+    if (!R->s && (e = new_search(R->g, R->plan, R->cb, R->held ? &R->held->search : NULL, &R->s,
+                                     R->why, R->why_size)) != SOW_OK)
         return e;
     uint64_t spent = out->trial_nodes; /* nodes of the searches cut short */
     for (;;) {
@@ -418,9 +454,18 @@ static sow_err run_finish(plan_run *R, sow_err e, double t0)
         sow_fail(R->why, R->why_size, e, "%s",
                  e == SOW_E_INTERRUPTED ? (stopped(L) ? "interrupted" : "time limit")
                                         : sow_err_name(e));
-    if (R->s)
-        sow_search_free(R->s);
-    sow_db_close(R->db);
+    if (R->held) {
+        sow_db_close(R->held->db); /* set only if the run never took it */
+        R->held->db = R->db;
+        if (!R->held->search)
+            R->held->search = R->s;
+        else if (R->s)
+            sow_search_free(R->s);
+    } else {
+        if (R->s)
+            sow_search_free(R->s);
+        sow_db_close(R->db);
+    }
     R->out->seconds = sow_now() - t0;
     return e;
 }
@@ -428,6 +473,13 @@ static sow_err run_finish(plan_run *R, sow_err e, double t0)
 sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
                        const sow_plan_callbacks *cb, sow_plan_result *out, char *why,
                        size_t why_size)
+{
+    return sow_plan_solve_held(g, pos, plan, cb, NULL, out, why, why_size);
+}
+
+sow_err sow_plan_solve_held(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
+                            const sow_plan_callbacks *cb, sow_plan_held *held,
+                            sow_plan_result *out, char *why, size_t why_size)
 {
     static const sow_plan_callbacks none = {0};
     if (!cb)
@@ -441,19 +493,22 @@ sow_err sow_plan_solve(const sow_game *g, const sow_pos *pos, const sow_plan *pl
         .why = why, .why_size = why_size,
         .end = L->deadline > 0 ? L->deadline : L->time_limit > 0 ? t0 + L->time_limit : 0,
         .run = *plan,
+        .held = held,
     };
     R.run.limits.deadline = R.end;
     memset(out, 0, sizeof *out);
     wide_bounds(g, pos, plan->board_seeds, &out->search);
     sow_err e = SOW_OK;
 
-    if (plan->trial_seconds > 0) {
-        if ((e = new_search(g, plan, cb, &R.s, why, why_size)) != SOW_OK)
-            return e;
+    bool held_db = take_held_db(&R);
+    if (plan->trial_seconds > 0 && !held_db) {
+        if ((e = new_search(g, plan, cb, held ? &held->search : NULL, &R.s, why, why_size)) !=
+            SOW_OK)
+            return run_finish(&R, e, t0);
         if (run_trial(&R, &e))
             return run_finish(&R, e, t0);
     }
-    if (run_database(&R, &e))
+    if (!held_db && run_database(&R, &e))
         return run_finish(&R, e, t0);
     if (R.db && out->db_seeds >= plan->board_seeds)
         return run_finish(&R, run_probe(&R), t0);

@@ -144,10 +144,10 @@ static inline bool sow_i_claim_ok(const sow_game *g, const sow_pos *p, int o)
            pit != p->b[SOW_HALF + SOW_B_TUZDIK];
 }
 
-/* sow_i_make with the landing rule passed in: callers that know it at
- * compile time (perft) get code for their game only. land == g->landing. */
+/* One sowing and what its last seed does, without the final sweep: the
+ * position the end rule looks at (sow_end_reason needs it unswept). */
 static inline __attribute__((always_inline)) void
-sow_i_make_as(const sow_game *g, sow_pos *p, sow_move mv, sow_landing land)
+sow_i_turn_as(const sow_game *g, sow_pos *p, sow_move mv, sow_landing land)
 {
     int i = mv & SOW_MOVE_PIT_MASK;
     int m = g->m;
@@ -186,6 +186,14 @@ sow_i_make_as(const sow_game *g, sow_pos *p, sow_move mv, sow_landing land)
     }
     if (!again)
         sow_pos_swap(p);
+}
+
+/* sow_i_make with the landing rule passed in: callers that know it at
+ * compile time (perft) get code for their game only. land == g->landing. */
+static inline __attribute__((always_inline)) void
+sow_i_make_as(const sow_game *g, sow_pos *p, sow_move mv, sow_landing land)
+{
+    sow_i_turn_as(g, p, mv, land);
     if (g->sweep && sow_i_over(g, p))
         sow_i_sweep(g, p);
 }

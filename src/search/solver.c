@@ -206,6 +206,21 @@ void sow_search_set_time_limit(sow_search *s, double seconds)
     s->opt.time_limit = seconds;
 }
 
+sow_err sow_search_set_question(sow_search *s, const sow_search_options *opt)
+{
+    if (opt->pv_max < 0)
+        return SOW_E_ARG;
+    s->opt.pie_opening = opt->pie_opening;
+    s->opt.value_only = opt->value_only;
+    s->opt.pv_max = opt->pv_max;
+    s->opt.progress = opt->progress;
+    s->opt.progress_ctx = opt->progress_ctx;
+    s->opt.progress_every = opt->progress_every > 0 ? opt->progress_every : 1.0;
+    s->opt.time_limit = opt->time_limit;
+    s->opt.stop = opt->stop;
+    return SOW_OK;
+}
+
 void sow_search_clear(sow_search *s)
 {
     sow_huge_zero(&s->map);

@@ -16,26 +16,38 @@ const RANDOM_PERCENT = { 1: 75, 2: 50, 3: 20, 4: 0 };
 
 const TEXT = {
   en: {
-    title: "Sowing games against perfect play", game: "Game", board: "Board", pie: "pie rule",
+    title: "Sowing games against the solver", game: "Game", board: "Board", pie: "pie rule",
     mode: "Players", mode_south: "you (South) against the computer",
     mode_north: "you (North) against the computer", mode_both: "two players on this screen",
     level: "Level", level1: "1: plays at random 3 times in 4", level2: "2: plays at random half the time",
-    level3: "3: plays at random 1 time in 5", level4: "4: perfect play", think: "Thinking time",
+    level3: "3: plays at random 1 time in 5", level4: "4: strongest",
+    level4_exact: "4: perfect play", level4_estimate: "4: strongest (estimates)",
+    think: "Thinking time", settings: (g, b) => `${g} ${b}: change the game…`,
     new: "New game", hint: "Hint: every move's value", whowins: "Who wins from here?", undo: "Undo",
-    swap: "Swap sides (pie)", replay: "Replay", side: "Side", move: "Move", value: "Value",
-    best: "Best", verdict: "Verdict",
-    replay_note: "Values are final margins for the player who moved, with perfect play afterwards.",
+    claim: "Claim a tuzdik", swap: "Swap sides (pie)", replay: "Replay", side: "Side", move: "Move",
+    value: "Value", best: "Best", verdict: "Verdict",
+    replay_note: "Values are final margins for the player who moved, with perfect play afterwards (≈: an estimate).",
     footer: "sow: an exact solver for sowing games.",
     south: "South", north: "North", you: "you", computer: "computer",
     to_move: (s, who) => `${s} to move (${who})`, thinking: (s) => `${s} (computer) is thinking…`,
     played: (s, m) => `${s} played ${m}.`,
-    perfect: (w) => `With perfect play from here: ${w}.`, estimate: (w) => `Estimate (board too big to solve): ${w}.`,
-    cut: (lo, hi) => `The time limit cut the search: the value lies in [${lo}, ${hi}].`,
+    perfect: (w) => `With perfect play from here: ${w}.`,
+    estimate: (w) => `Estimate (board too big to solve in time): ${w}.`,
+    cut: (lo, hi) => `The time limit cut the search: the value lies between ${lo} and ${hi}.`,
     wins_by: (s, n) => `${s} wins by ${n}`, wins_tb: (s) => `${s} wins by the tie-break`, a_draw: "a draw",
     over_win: (s, a, b) => `${s} wins, ${a} to ${b}.`,
     over_tb: (s, a) => `${s} wins by the tie-break: ${a} each, and ${s} still has seeds in her row.`,
     over_draw: (a, b) => `A draw, ${a} to ${b}.`,
-    hint_is: (b) => `Hint: values shown on the pits; best move ${b}.`,
+    end_row: (s) => `${s}’s row is empty.`, end_rows: "Both rows are empty.",
+    end_stuck: (s) => `${s} has no seed to sow.`,
+    end_swept: (s, n) => `${s} takes the ${n} seed${n === 1 ? "" : "s"} left in her row.`,
+    end_left: (n) => `The ${n} seed${n === 1 ? "" : "s"} left in the rows count for nobody.`,
+    decided: (s, n, t) => `${s} has ${n} of the ${t} seeds: ${s} has won. Play on for the margin.`,
+    hint_is: (b) => `Hint: values on the pits; best move ${b}.`,
+    hint_est: (b) => `Hint: estimated values (≈) on the pits; best move ${b}.`,
+    hint_claim: "x: the value of claiming the tuzdik with that move.",
+    claim_offer: (p) => `A tuzdik can be claimed (pit ${p}): press “Claim a tuzdik”, then the pit.`,
+    claim_on: "Claiming: click a pit with a red dashed ring.",
     analysing: (i, n) => `Analysing the game for the replay: ${i}/${n}…`,
     estimated: "(estimate)", mistake: "mistake (changes the result)", inaccuracy: "inaccuracy (loses seeds)", good: "best",
     unknown: "not solved in time", error: (e) => `Error: ${e}`,
@@ -45,27 +57,38 @@ const TEXT = {
     step: (i, n) => `position ${i} of ${n}`,
   },
   fr: {
-    title: "Jeux de semailles contre le jeu parfait", game: "Jeu", board: "Plateau", pie: "règle du gâteau",
+    title: "Jeux de semailles contre le solveur", game: "Jeu", board: "Plateau", pie: "règle du gâteau",
     mode: "Joueurs", mode_south: "vous (Sud) contre l’ordinateur",
     mode_north: "vous (Nord) contre l’ordinateur", mode_both: "deux joueurs sur cet écran",
     level: "Niveau", level1: "1 : joue au hasard 3 fois sur 4", level2: "2 : joue au hasard une fois sur deux",
-    level3: "3 : joue au hasard 1 fois sur 5", level4: "4 : jeu parfait", think: "Temps de réflexion",
+    level3: "3 : joue au hasard 1 fois sur 5", level4: "4 : le plus fort",
+    level4_exact: "4 : jeu parfait", level4_estimate: "4 : le plus fort (estimations)",
+    think: "Temps de réflexion", settings: (g, b) => `${g} ${b} : changer de jeu…`,
     new: "Nouvelle partie", hint: "Conseil : valeur de chaque coup", whowins: "Qui gagne d’ici ?",
-    undo: "Annuler", swap: "Échanger les camps", replay: "Revoir la partie", side: "Camp", move: "Coup",
-    value: "Valeur", best: "Meilleur", verdict: "Verdict",
-    replay_note: "Les valeurs sont les écarts finals pour le joueur qui a joué, en jouant parfaitement ensuite.",
+    undo: "Annuler", claim: "Prendre un tuzdik", swap: "Échanger les camps", replay: "Revoir la partie",
+    side: "Camp", move: "Coup", value: "Valeur", best: "Meilleur", verdict: "Verdict",
+    replay_note: "Les valeurs sont les écarts finals pour le joueur qui a joué, en jouant parfaitement ensuite (≈ : une estimation).",
     footer: "sow : un solveur exact des jeux de semailles.",
     south: "Sud", north: "Nord", you: "vous", computer: "ordinateur",
     to_move: (s, who) => `${s} joue (${who})`, thinking: (s) => `${s} (ordinateur) réfléchit…`,
     played: (s, m) => `${s} a joué ${m}.`,
     perfect: (w) => `En jouant parfaitement à partir d’ici : ${w}.`,
-    estimate: (w) => `Estimation (plateau trop grand pour être résolu) : ${w}.`,
+    estimate: (w) => `Estimation (plateau trop grand pour être résolu à temps) : ${w}.`,
     cut: (lo, hi) => `Temps écoulé : la valeur est entre ${lo} et ${hi}.`,
     wins_by: (s, n) => `${s} gagne de ${n}`, wins_tb: (s) => `${s} gagne au départage`, a_draw: "match nul",
     over_win: (s, a, b) => `${s} gagne, ${a} à ${b}.`,
     over_tb: (s, a) => `${s} gagne au départage : ${a} partout, et ${s} a encore des graines dans sa rangée.`,
     over_draw: (a, b) => `Match nul, ${a} à ${b}.`,
+    end_row: (s) => `La rangée de ${s} est vide.`, end_rows: "Les deux rangées sont vides.",
+    end_stuck: (s) => `${s} n’a plus de graine à semer.`,
+    end_swept: (s, n) => `${s} prend ${n === 1 ? "la graine restée" : `les ${n} graines restées`} dans sa rangée.`,
+    end_left: (n) => `${n === 1 ? "La graine restée" : `Les ${n} graines restées`} dans les rangées ne ${n === 1 ? "compte" : "comptent"} pour personne.`,
+    decided: (s, n, t) => `${s} a ${n} des ${t} graines : ${s} a gagné. La partie continue pour l’écart.`,
     hint_is: (b) => `Conseil : les valeurs sont sur les trous ; meilleur coup ${b}.`,
+    hint_est: (b) => `Conseil : valeurs estimées (≈) sur les trous ; meilleur coup ${b}.`,
+    hint_claim: "x : la valeur du coup qui prend le tuzdik.",
+    claim_offer: (p) => `Un tuzdik peut être pris (trou ${p}) : appuyez sur « Prendre un tuzdik », puis sur le trou.`,
+    claim_on: "Prise du tuzdik : cliquez sur un trou cerclé de rouge.",
     analysing: (i, n) => `Analyse de la partie : ${i}/${n}…`,
     estimated: "(estimation)", mistake: "erreur (change le résultat)", inaccuracy: "imprécision (perd des graines)", good: "meilleur",
     unknown: "non résolu à temps", error: (e) => `Erreur : ${e}`,
@@ -88,6 +111,9 @@ const S = {
   moves: [],          // the record, as the API writes moves ("3", "7x")
   positions: [],      // /api/play answer after each prefix: positions[k] before move k
   evals: {},          // ply -> /api/analyse answer for positions[ply]
+  pending: {},        // ply -> that answer's promise, while it is asked
+  claim: false,       // the next click claims a tuzdik ("7x" rather than "7")
+  solved: null,       // the start analysed exactly within the time (level 4 is perfect play)?
   swapAt: -1,         // the pie swap came after this many moves
   hint: null,         // an analysis to draw on the pits
   busy: false,
@@ -140,6 +166,28 @@ function endWords(p) {
   return T("over_draw", ts, tn);
 }
 
+// Why the game ended, from /api/play's "end": the rule that ended it and
+// where the seeds left in the rows went.
+function endReason(p) {
+  const e = p.end;
+  if (!e) return "";
+  let why = e.rule === "no move" ? T("end_stuck", sideName(p.to_move))
+    : e.empty === "both" ? T("end_rows") : T("end_row", sideName(e.empty));
+  for (const side of ["south", "north"])
+    if (e.swept[side] > 0) why += " " + T("end_swept", sideName(side), e.swept[side]);
+  if (e.left > 0) why += " " + T("end_left", e.left);
+  return why;
+}
+
+// Stores only grow, so a store holding more than half the seeds has won
+// before the end (Toguz 9x9: 82 of 162); play goes on for the margin.
+function decidedWords(p) {
+  const total = p.south.concat(p.north).reduce((a, b) => a + b, 0) + p.south_store + p.north_store;
+  for (const side of ["south", "north"])
+    if (2 * p[side + "_store"] > total) return T("decided", sideName(side), p[side + "_store"], total);
+  return "";
+}
+
 // ---------------------------------------------------------------- drawing
 
 function el(tag, attrs, parent) {
@@ -149,55 +197,145 @@ function el(tag, attrs, parent) {
   return e;
 }
 
+// The two ways to lay the board out, in SVG units: pits of radius R,
+// the best move's ring at RING. Flat: North's row above South's, the
+// stores at the ends, each row's labels outside it and the hint badges in
+// the band between the rows. Upright (the flat board turned a quarter
+// clockwise, for narrow screens): South's row on the left from the top,
+// North's on the right from the bottom, the stores at the ends, the badges
+// between the columns. Badges sit next to the mover's pits, never on a
+// pit, its ring or a label (tests/test_browser.py checks it).
+const R = 44, RING = 52;
+
+function flatLayout(m) {
+  const W = 110, left = 130, width = left * 2 + m * W, H = 400, yN = 95, yS = H - 95;
+  return {
+    width, height: H, upright: false,
+    frame: { x: 4, y: 55, width: width - 8, height: H - 110, rx: 60 },
+    pit: (side, k) => side === "south" ? { x: left + (k - 1) * W + W / 2, y: yS }
+      : { x: left + (m - k) * W + W / 2, y: yN },
+    label: (side, c) => ({ x: c.x, y: side === "south" ? H - 28 : 28 }),
+    // Line 0: the move's value; line 1: the claim's (Toguz).
+    badge: (side, c, line) => ({ x: c.x, y: side === "south" ? c.y - RING - 18 - 34 * line
+      : c.y + RING + 18 + 34 * line }),
+    store: (side) => {
+      const x = side === "south" ? width - left / 2 - 2 : left / 2 + 2;
+      return { rect: { x: x - 45, y: 75, width: 90, height: H - 150, rx: 40 }, x, y: H / 2,
+        label: { x, y: side === "south" ? H - 28 : 28 } };
+    },
+  };
+}
+
+function uprightLayout(m) {
+  const P = 100, top = 150, width = 500, xS = 130, xN = 370, H = top * 2 + m * P;
+  return {
+    width, height: H, upright: true,
+    frame: { x: 20, y: 4, width: width - 40, height: H - 8, rx: 60 },
+    pit: (side, k) => side === "south" ? { x: xS, y: top + (k - 1) * P + P / 2 }
+      : { x: xN, y: top + (m - k) * P + P / 2 },
+    label: (side, c) => ({ x: side === "south" ? 50 : width - 50, y: c.y }),
+    badge: (side, c, line, n) => ({ x: side === "south" ? xS + RING + 55 : xN - RING - 55,
+      y: c.y + (n > 1 ? 20 * (2 * line - 1) : 0) }),
+    store: (side) => {
+      const y = side === "south" ? H - 80 : 80;
+      return { rect: { x: 110, y: y - 42, width: 190, height: 84, rx: 40 },
+        x: 205, y, label: { x: 390, y } };
+    },
+  };
+}
+
+// The layout that gives the largest pits in the room the screen leaves:
+// flat while its pits stay big enough for a finger and its labels
+// legible, else upright. The board is never drawn so small that a pit is
+// under PIT_PX pixels: it then runs below the fold (the page scrolls).
+const PIT_PX = 44, FLAT_MIN_SCALE = 0.6;
+
+function pickLayout(m) {
+  const svg = $("board-svg");
+  const avail = svg.parentElement.clientWidth - 4;
+  const top = svg.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(window.innerHeight - top - 8, 200);
+  const fit = (L) => Math.min(avail / L.width, room / L.height);
+  const flat = flatLayout(m), upright = uprightLayout(m);
+  let L = flat;
+  if (fit(flat) < FLAT_MIN_SCALE && fit(upright) > fit(flat)) L = upright;
+  const scale = Math.min(avail / L.width, Math.max(fit(L), PIT_PX / (2 * R)));
+  return { L, height: Math.floor(L.height * scale) };
+}
+
+const fmtValue = (v, approx) => (approx ? "≈" : "") + (v > 0 ? "+" : "") + v;
+
+// The badges of pit k: its move's value and, when it can claim a tuzdik,
+// the claim's ("x+5"). Unknown values (a search cut with nothing to
+// estimate) show "?".
+function badgeTexts(hint, k) {
+  const out = [];
+  for (const mv of [String(k), k + "x"]) {
+    const h = hint.moves.find((x) => x.move === mv);
+    if (!h) continue;
+    const text = h.value === null ? "?" : fmtValue(h.value, !h.exact && !hint.exact);
+    out.push({ move: mv, text: (mv.endsWith("x") ? "x" : "") + text,
+      cls: h.value === null ? "draw" : h.outcome });
+  }
+  return out;
+}
+
 function drawBoard(p, opts) {
   const svg = $("board-svg");
   svg.replaceChildren();
-  const m = p.pits, W = 110, H = 330, left = 130, width = left * 2 + m * W;
-  svg.setAttribute("viewBox", `0 0 ${width} ${H}`);
-  el("rect", { class: "frame", x: 4, y: 34, width: width - 8, height: H - 68, rx: 60 }, svg);
-  const store = (x, count, name) => {
-    el("rect", { class: "hole", x: x - 45, y: 70, width: 90, height: H - 140, rx: 40 }, svg);
-    el("text", { class: "count", x, y: H / 2 }, svg).textContent = count;
-    el("text", { class: "label", x, y: H - 12 }, svg).textContent = name;
-  };
-  store(left / 2 + 2, p.north_store, sideName("north"));
-  store(width - left / 2 - 2, p.south_store, sideName("south"));
+  const m = p.pits;
+  const { L, height } = pickLayout(m);
+  svg.setAttribute("viewBox", `0 0 ${L.width} ${L.height}`);
+  svg.style.maxHeight = height + "px";
+  svg.classList.toggle("upright", L.upright);
+  svg.dataset.layout = L.upright ? "upright" : "flat";
+  el("rect", Object.assign({ class: "frame" }, L.frame), svg);
+  for (const side of ["north", "south"]) {
+    const st = L.store(side);
+    const g = el("g", { class: "store", "data-side": side }, svg);
+    el("rect", Object.assign({ class: "hole" }, st.rect), g);
+    el("text", { class: "count", x: st.x, y: st.y }, g).textContent = p[side + "_store"];
+    el("text", { class: "label", x: st.label.x, y: st.label.y }, g).textContent = sideName(side);
+  }
   const legal = new Set(opts.clickable ? p.legal : []);
+  const claiming = opts.clickable && S.claim;
   const tz = p.tuzdik || {};
-  const hint = opts.hint;
-  const hintOf = {};
-  if (hint) for (const mv of hint.moves) hintOf[mv.move.replace("x", "")] = hintOf[mv.move.replace("x", "")] || mv;
-  const pit = (side, k, x, y) => {
+  const pit = (side, k) => {
+    const c = L.pit(side, k);
     const count = side === "south" ? p.south[k - 1] : p.north[k - 1];
     // A tuzdik in this row belongs to the other player (doc/rules.md).
     const isTz = side === "north" ? tz.south === k : tz.north === k;
     const mover = p.to_move === side;
-    const canPlay = mover && legal.has(String(k));
-    const g = el("g", { class: "pit" + (canPlay ? " legal" : "") + (isTz ? " tuzdik" : "") +
-      (opts.last === `${side}:${k}` ? " last" : ""), "data-side": side, "data-pit": k }, svg);
+    const move = claiming ? k + "x" : String(k);
+    const canPlay = mover && legal.has(move);
+    const g = el("g", { class: "pit" + (canPlay ? " legal" : "") + (canPlay && claiming ? " claimable" : "") +
+      (isTz ? " tuzdik" : "") + (opts.last === `${side}:${k}` ? " last" : ""),
+    "data-side": side, "data-pit": k }, svg);
     if (canPlay) {
-      g.setAttribute("data-move", String(k));
+      g.setAttribute("data-move", move);
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
-      g.setAttribute("aria-label", `${sideName(side)} ${k}`);
-      g.addEventListener("click", () => humanMove(String(k)));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") humanMove(String(k)); });
+      g.setAttribute("aria-label", `${sideName(side)} ${move}`);
+      g.addEventListener("click", () => humanMove(move));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") humanMove(move); });
     }
-    el("circle", { class: "hole", cx: x, cy: y, r: 44 }, g);
-    el("text", { class: "count", x, y }, g).textContent = isTz ? "X" : count;
-    const ly = side === "north" ? y - 56 : y + 62;
-    el("text", { class: "label", x, y: ly }, g).textContent = (side === "south" ? "S" : "N") + k;
-    if (hint && mover && hintOf[String(k)]) {
-      const h = hintOf[String(k)];
-      const cls = h.value === null ? "draw" : h.outcome;
-      const t = el("text", { class: "hintv " + cls, x: x + 34, y: side === "north" ? y + 58 : y - 50 }, svg);
-      t.textContent = h.value === null ? "?" : (h.value > 0 ? "+" : "") + h.value;
-      if (hint.best === h.move) el("circle", { class: "best-ring", cx: x, cy: y, r: 52 }, svg);
-    }
+    el("circle", { class: "hole", cx: c.x, cy: c.y, r: R }, g);
+    el("text", { class: "count", x: c.x, y: c.y }, g).textContent = isTz ? "X" : count;
+    const lc = L.label(side, c);
+    el("text", { class: "label", x: lc.x, y: lc.y }, g).textContent = (side === "south" ? "S" : "N") + k;
+    if (!opts.hint || !mover) return;
+    const badges = badgeTexts(opts.hint, k);
+    badges.forEach((b, line) => {
+      const bc = L.badge(side, c, line, badges.length);
+      const t = el("text", { class: "hintv " + b.cls, x: bc.x, y: bc.y, "data-move": b.move }, svg);
+      t.textContent = b.text;
+      if (opts.hint.best === b.move)
+        el("circle", { class: "best-ring", cx: c.x, cy: c.y, r: RING, "data-pit": k, "data-side": side }, svg);
+    });
   };
   for (let k = 1; k <= m; k++) {
-    pit("north", k, left + (m - k) * W + W / 2, 105);   // North's pit 1 on South's right
-    pit("south", k, left + (k - 1) * W + W / 2, H - 105);
+    pit("north", k);
+    pit("south", k);
   }
 }
 
@@ -213,21 +351,32 @@ function render() {
   const p = cur();
   if (!p) return;
   const human = isHumanTurn() && !S.busy;
+  const claims = human ? claimPits(p) : [];
+  if (!claims.length) S.claim = false;
+  $("claim").hidden = !claims.length;
+  $("claim").setAttribute("aria-pressed", String(S.claim));
   drawBoard(p, { clickable: human, hint: S.hint, last: lastPit() });
   $("hint").disabled = $("whowins").disabled = p.over || S.busy;
   $("undo").disabled = S.busy || S.moves.length === 0;
   $("swap").hidden = !(pieOffered() && S.human.north && !S.busy);
   document.body.dataset.moves = S.moves.join(",");
+  $("result").textContent = p.over ? `${endReason(p)} ${endWords(p)}`.trim() : decidedWords(p);
   if (p.over) {
     setStatus(endWords(p), "over");
-    $("result").textContent = endWords(p);
   } else if (S.busy) {
     setStatus(T("thinking", sideName(p.to_move)), "computer");
   } else {
-    $("result").textContent = "";
     setStatus(T("to_move", sideName(p.to_move), S.human[p.to_move] ? T("you") : T("computer")),
       human ? "human" : "computer");
   }
+}
+
+// The pits whose sowing may claim a tuzdik ("7x" legal).
+const claimPits = (p) => p.legal.filter((mv) => mv.endsWith("x")).map((mv) => mv.slice(0, -1));
+
+function levelLabel() {
+  const o = $("level").querySelector('option[value="4"]');
+  o.textContent = T(S.solved === true ? "level4_exact" : S.solved === false ? "level4_estimate" : "level4");
 }
 
 function lastPit() {
@@ -236,26 +385,39 @@ function lastPit() {
   return `${S.positions[k - 1].to_move}:${S.moves[k - 1].replace("x", "")}`;
 }
 
+// The line under the actions, kept as a function so that the language
+// switch can say it again.
+function setInfo(f) {
+  S.info = f;
+  $("info").textContent = f();
+}
+
 function showError(e) {
-  $("info").textContent = T("error", e.message || e);
+  setInfo(() => T("error", e.message || e));
   setStatus(T("error", e.message || e), "error");
 }
 
 async function newGame() {
   S.gen++;
+  $("status").dataset.state = "loading"; // until the new position is drawn
   const [pits, seeds] = $("board").value.split("x").map(Number);
   Object.assign(S, { game: $("game").value, pits, seeds, pie: $("pie").checked && $("game").value === "kalah",
     level: Number($("level").value), think: Number($("think").value), moves: [], positions: [],
-    evals: {}, swapAt: -1, hint: null, busy: false, replayAt: -1 });
+    evals: {}, pending: {}, swapAt: -1, hint: null, busy: false, replayAt: -1, claim: false, solved: null });
   const mode = $("mode").value;
   S.human = { south: mode !== "north", north: mode !== "south" };
   $("replay-panel").hidden = true;
-  $("info").textContent = "";
+  setInfo(() => "");
   $("result").textContent = "";
+  levelLabel();
+  summarize();
   try {
     S.positions = [await api("play", [])];
   } catch (e) { showError(e); return; }
   render();
+  // Whether the board is solved in time decides what level 4 promises.
+  const gen = S.gen;
+  analyse(0).then((an) => { if (gen === S.gen) { S.solved = an.exact; levelLabel(); } }, () => {});
   await next();
 }
 
@@ -268,19 +430,32 @@ async function play(move) {
   S.positions.length = moves.length;
   S.positions.push(p);
   S.hint = null;
+  S.claim = false;
 }
 
 async function humanMove(move) {
   if (!isHumanTurn() || S.busy) return;
-  $("info").textContent = "";
-  try { await play(move); } catch (e) { showError(e); return; }
+  S.busy = true; // one move at a time: clicks while it is sent are dropped
+  $("status").dataset.state = "moving";
+  setInfo(() => "");
+  try { await play(move); } catch (e) { S.busy = false; showError(e); return; }
+  S.busy = false;
   render();
   await next();
 }
 
+// One request per position, however many ask for it at once.
 async function analyse(ply) {
-  if (!S.evals[ply]) S.evals[ply] = await api("analyse", S.moves.slice(0, ply), { time: S.think });
-  return S.evals[ply];
+  if (S.evals[ply]) return S.evals[ply];
+  if (!S.pending[ply]) {
+    const pending = S.pending;
+    pending[ply] = api("analyse", S.moves.slice(0, ply), { time: S.think });
+    pending[ply].then((an) => { if (pending === S.pending) S.evals[ply] = an; },
+      () => { delete pending[ply]; });
+  }
+  const an = await S.pending[ply];
+  S.evals[ply] = an;
+  return an;
 }
 
 // The computer's turns (extra turns included), then the end or the human.
@@ -297,27 +472,31 @@ async function next() {
         if (gen !== S.gen) return;
         if (an.outcome === "loss" || (an.upper !== undefined && an.upper < 0)) {
           swapSides();
-          $("info").textContent = T("comp_swaps");
+          setInfo(() => T("comp_swaps"));
           continue;
         }
       }
-      let move;
+      let move, an = null;
       if (Math.random() * 100 < RANDOM_PERCENT[S.level]) {
         move = p.legal[Math.floor(Math.random() * p.legal.length)];
       } else {
-        move = (await analyse(S.moves.length)).best;
+        an = await analyse(S.moves.length);
+        move = an.best;
       }
       if (gen !== S.gen) return;
       await play(move);
       if (gen !== S.gen) return;
-      $("info").textContent = T("played", sideName(p.to_move), move);
+      setInfo(() => T("played", sideName(p.to_move), move) +
+        (an && !an.exact ? " " + T("estimated") : ""));
     } catch (e) { S.busy = false; showError(e); return; }
     S.busy = false;
   }
   S.busy = false;
   render();
   if (cur() && cur().over) await showReplay();
-  else if (pieOffered() && S.human.north) $("info").textContent = T("swap_offer");
+  else if (pieOffered() && S.human.north) setInfo(() => T("swap_offer"));
+  else if (isHumanTurn() && claimPits(cur()).length)
+    setInfo(() => T("claim_offer", claimPits(cur()).join(", ")));
 }
 
 function swapSides() {
@@ -333,7 +512,9 @@ async function hint() {
     const an = await analyse(S.moves.length);
     S.hint = an;
     S.busy = false;
-    $("info").textContent = T("hint_is", an.best) + " " + whoWinsText(an);
+    const estimated = an.moves.some((m) => m.value !== null && !m.exact);
+    setInfo(() => T(estimated ? "hint_est" : "hint_is", an.best) + " " +
+      (an.moves.some((m) => m.move.endsWith("x")) ? T("hint_claim") + " " : "") + whoWinsText(an));
   } catch (e) { S.busy = false; showError(e); }
   render();
 }
@@ -341,9 +522,10 @@ async function hint() {
 function whoWinsText(an) {
   const side = cur().to_move;
   if (an.exact) return T("perfect", valueWords(an, side));
-  if (an.how === "time limit") return T("cut", an.lower, an.upper);
   const best = an.moves.find((m) => m.move === an.best);
-  return T("estimate", valueWords(best, side));
+  const est = best && best.value !== null ? T("estimate", valueWords(best, side)) : "";
+  if (an.how === "time limit") return `${est} ${T("cut", an.lower, an.upper)}`.trim();
+  return est;
 }
 
 async function whoWins() {
@@ -351,7 +533,7 @@ async function whoWins() {
   try {
     const an = await analyse(S.moves.length);
     S.busy = false;
-    $("info").textContent = whoWinsText(an);
+    setInfo(() => whoWinsText(an));
   } catch (e) { S.busy = false; showError(e); }
   render();
 }
@@ -369,7 +551,7 @@ function undo() {
   S.positions.length = k + 1;
   S.hint = null;
   $("replay-panel").hidden = true;
-  $("info").textContent = "";
+  setInfo(() => "");
   render();
   next();
 }
@@ -381,11 +563,11 @@ const RANK = { win: 2, draw: 1, loss: 0 };
 async function showReplay() {
   const gen = S.gen, n = S.moves.length;
   for (let i = 0; i < n; i++) {
-    $("info").textContent = T("analysing", i + 1, n);
+    setInfo(() => T("analysing", i + 1, n));
     try { await analyse(i); } catch (e) { showError(e); return; }
     if (gen !== S.gen) return;
   }
-  $("info").textContent = "";
+  setInfo(() => "");
   const body = $("replay").querySelector("tbody");
   body.replaceChildren();
   for (let i = 0; i < n; i++) {
@@ -438,9 +620,21 @@ function translate() {
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = T(e.dataset.t);
   $("lang").textContent = lang === "en" ? "FR" : "EN";
   document.title = T("title");
+  levelLabel();
+  summarize();
+  if (S.info) $("info").textContent = S.info();
   if (cur()) render();
   if (!$("replay-panel").hidden && cur() && cur().over) showReplay();
 }
+
+// The settings fold away on a phone; their summary names the game.
+function summarize() {
+  const g = $("game");
+  $("setup-summary").textContent = T("settings", g.options[g.selectedIndex].text,
+    $("board").value.replace("x", " × "));
+}
+
+const narrow = () => window.innerWidth < 640;
 
 function fillBoards() {
   const g = $("game").value;
@@ -454,14 +648,30 @@ function fillBoards() {
 }
 
 $("game").addEventListener("change", fillBoards);
-$("new").addEventListener("click", newGame);
+$("new").addEventListener("click", () => {
+  if (narrow()) $("setup").open = false; // the board, not the settings, on a phone
+  newGame();
+});
+$("claim").addEventListener("click", () => {
+  S.claim = !S.claim;
+  setInfo(() => S.claim ? T("claim_on") : "");
+  render();
+});
+let resizing = 0;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => {
+    if (S.replayAt >= 0) replayTo(S.replayAt);
+    else if (cur()) render();
+  }, 100);
+});
 $("hint").addEventListener("click", hint);
 $("whowins").addEventListener("click", whoWins);
 $("undo").addEventListener("click", undo);
 $("swap").addEventListener("click", () => {
   if (!pieOffered()) return;
   swapSides();
-  $("info").textContent = T("swapped");
+  setInfo(() => T("swapped"));
   render();
   next();
 });
@@ -476,5 +686,6 @@ $("next").addEventListener("click", () => replayTo((S.replayAt < 0 ? S.moves.len
 $("last").addEventListener("click", () => replayTo(S.moves.length));
 
 fillBoards();
+if (narrow()) $("setup").open = false;
 translate();
 newGame();
