@@ -151,6 +151,11 @@ expect_json "play json rows" \
 expect_json "play json variants" \
     "sorted(d['variant']) == ['empty-capture', 'pie'] and d['pits'] == 4 and d['seeds'] == 3" \
     "$SOW" play kalah --pits 4 --seeds 3 --variant pie,empty-capture --json
+# A JSON string is valid UTF-8 whatever it echoes: a folder named with a
+# byte that is not UTF-8 comes back as U+FFFD (the check reads strictly).
+expect_json "json: bytes not in UTF-8 become U+FFFD" \
+    "d['store'].endswith('st\ufffd\ufffdx')" \
+    "$SOW" db store --store "$TMP/st$(printf '\377\300')x" --json
 # the Chungkala seed's end of game: 16 to 15, North's 5 seeds count for nobody
 expect_json "play json over (chungkala 16-15)" \
     "d['over'] is True and d['margin'] == 1 and d['winner'] == 'south' and d['south_store'] == 16 and d['north_store'] == 15" \
@@ -437,6 +442,8 @@ if "$SOW" --version | grep -q "serve on"; then
     expect_bad "serve --queue 0" "$SOW" serve --queue 0
     expect_bad "serve --time 1e999" "$SOW" serve --time 1e999
     expect_bad "serve: under 1 MB a solve" "$SOW" serve --memory 1 --max-solves 2
+    expect_bad "serve --per-client 0" "$SOW" serve --per-client 0
+    expect_bad "serve --send-time 0" "$SOW" serve --send-time 0
 fi
 
 # ---------------------------------------------------------------- one line, whatever the input

@@ -10,11 +10,16 @@ is cut at the time limit and says so, that every kind of bad request gets
 a 400 (404, 405) with a JSON error, that a full server answers 503 with a
 JSON error, and that a burst of 200 concurrent requests is answered in
 full, with no status but 200, 400 (asked for) and 503 (documented), the
-server alive afterwards. Exits 77 (skipped) if sow was built without
-libmicrohttpd."""
+server alive afterwards. The intake: every answer is JSON even for invalid
+UTF-8, a NUL byte, a repeated parameter and 10,000 parameters are refused,
+HEAD runs no solve, cross-site requests and foreign Hosts get 403, and
+slow clients (a header line at a time) are cut at --send-time while one
+address holds at most --per-client connections. Exits 77 (skipped) if sow
+was built without libmicrohttpd."""
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -44,12 +49,14 @@ class Server:
         if not line.startswith("sow serve: http://"):
             raise SystemExit("serve did not start: %r %s" % (line, self.p.stderr.read()))
         self.base = line.split()[2].rstrip("/")
+        self.port = int(self.base.rsplit(":", 1)[1])
 
-    def get(self, path, params=None, timeout=120):
+    def get(self, path, params=None, timeout=120, headers=None, method="GET"):
         url = self.base + path + ("?" + urllib.parse.urlencode(params) if params else "")
         t0 = time.time()
         try:
-            with urllib.request.urlopen(url, timeout=timeout) as r:
+            req = urllib.request.Request(url, headers=headers or {}, method=method)
+            with urllib.request.urlopen(req, timeout=timeout) as r:
                 body, status, ctype = r.read(), r.status, r.headers.get("Content-Type", "")
         except urllib.error.HTTPError as e:
             body, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
@@ -212,6 +219,237 @@ def page_tests(sv):
           "a cut hint scores every move: %s" % str(an)[:300])
 
 
+def parses(body):
+    """The body as JSON, read strictly as UTF-8 (None if it is not)."""
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def intake_tests(sv):
+    # Invalid UTF-8 echoed in an error still makes valid JSON (U+FFFD).
+    for params in ({"game": "kalah", "variant": b"\xff\xfe"}, {"game": b"\xc0\xaf"},
+                   {"game": "kalah", "pits": b"\xed\xa0\x80"}, {b"\xf8x": "1"}):
+        status, body, ctype, _ = sv.get("/api/play", params)
+        got = parses(body)
+        check(status == 400 and got is not None and "\ufffd" in got.get("error", ""),
+              "invalid UTF-8 %s: a 400 that parses as JSON, got %s %r" % (params, status, body))
+    # A NUL byte (%00) and a repeated parameter are refused, not cut or dropped.
+    for params, want in (({"game": "kalah", "moves": "3\x001"}, "NUL byte"),
+                         ({"game": "kalah\x00"}, "NUL byte"),
+                         ([("game", "kalah"), ("game", "toguz")], "more than once"),
+                         ([("game", "kalah"), ("moves", "3"), ("moves", "")], "more than once")):
+        for path in ("/api/play", "/api/solve"):
+            status, got = sv.json(path, params)
+            check(status == 400 and want in got.get("error", ""),
+                  "%s %s: 400 with '%s', got %s %s" % (path, params, want, status, got))
+    # Many parameters: under the intake's bound the API's own 400, past it a
+    # 414, both with a JSON error (10,000 closed the connection unanswered).
+    for n, want in ((50, 400), (65, 414), (10000, 414), (40000, 414)):
+        params = [("game", "kalah")] + [("x%d" % (i % 7), "1") for i in range(n - 1)]
+        status, body, ctype, _ = sv.get("/api/play", params)
+        got = parses(body)
+        check(status == want and ctype.startswith("application/json") and got is not None
+              and "error" in got, "%d parameters: %d with a JSON error, got %s %r"
+              % (n, want, status, body[:200]))
+    # A request line longer than a connection's memory (256 KB) is
+    # libmicrohttpd's own 414, before the server sees any of it.
+    status, body, _, _ = sv.get("/api/play", [("game", "kalah")] + [("x", "1")] * 70000)
+    check(status == 414, "a 420 KB request line: 414, got %s" % status)
+    # HEAD answers the headers at once and runs nothing (a Kalah 6x4 solve
+    # would take the whole --time).
+    for path in ("/api/solve", "/api/analyse", "/api/play"):
+        status, body, ctype, secs = sv.get(path, {"game": "kalah"}, method="HEAD")
+        check(status == 200 and body == b"" and ctype.startswith("application/json")
+              and secs < 1, "HEAD %s: 200, no body, at once (%s, %.2f s)" % (path, status, secs))
+    for params in ({"game": "chess"}, {"game": "kalah", "time": "0"}):
+        status, body, _, secs = sv.get("/api/solve", params, method="HEAD")
+        check(status == 400 and body == b"", "HEAD %s: 400 as GET (%s)" % (params, status))
+    status, body, _, _ = sv.get("/", method="HEAD")
+    check(status == 200 and body == b"", "HEAD /: the page's headers")
+    check(sv.alive(), "the server is up after the intake tests")
+
+
+def site_tests(sv):
+    """Only the server's own page may use the API; its Host must be ours."""
+    own = "127.0.0.1:%d" % sv.port
+    q = {"game": "kalah", "moves": "3"}
+    refused = [{"Origin": "http://evil.example"},
+               {"Origin": "null"},
+               {"Origin": "http://127.0.0.1:%d" % (sv.port + 1)},
+               {"Origin": "https://" + own},
+               {"Sec-Fetch-Site": "cross-site"},
+               {"Sec-Fetch-Site": "same-site"},  # another port of localhost
+               {"Referer": "http://evil.example/page.html"},
+               {"Referer": "http://" + own + ".evil.example/"},
+               {"Host": "evil.example:%d" % sv.port},  # a name rebound to 127.0.0.1
+               {"Host": "evil.example"},
+               {"Host": "127.0.0.1:%d" % (sv.port + 1)},
+               {"Host": "localhost:%d" % sv.port, "Origin": "http://" + own}]
+    for h in refused:
+        for path in ("/api/solve", "/api/play"):
+            status, body, ctype, _ = sv.get(path, q, headers=h)
+            got = parses(body)
+            check(status == 403 and got is not None and "error" in got,
+                  "%s with %s: 403 with a JSON error, got %s %r" % (path, h, status, body[:120]))
+    allowed = [{},
+               {"Origin": "http://" + own},
+               {"Sec-Fetch-Site": "same-origin", "Origin": "http://" + own},
+               {"Sec-Fetch-Site": "none"},
+               {"Referer": "http://" + own + "/"},
+               {"Host": "localhost:%d" % sv.port},
+               {"Host": "LocalHost:%d" % sv.port, "Origin": "http://localhost:%d" % sv.port}]
+    for h in allowed:
+        status, got = sv.json("/api/play", q) if not h else (None, None)
+        status, body, _, _ = sv.get("/api/play", q, headers=h)
+        check(status == 200, "same-origin %s: 200, got %s %r" % (h, status, body[:120]))
+    # The page may be linked from another site; a foreign Host may not.
+    status, _, _, _ = sv.get("/", headers={"Sec-Fetch-Site": "cross-site"})
+    check(status == 200, "the page opens from a link on another site")
+    status, _, _, _ = sv.get("/", headers={"Host": "evil.example:%d" % sv.port})
+    check(status == 403, "the page refuses a foreign Host")
+
+
+def classroom():
+    """--bind 0.0.0.0: any Host (the pupils' many names for the teacher's
+    machine), cross-site requests still refused."""
+    sv = Server("--bind", "0.0.0.0")
+    sv.base = "http://127.0.0.1:%d" % sv.port
+    try:
+        status, _, _, _ = sv.get("/api/play", {"game": "kalah"},
+                                 headers={"Host": "teacher.school.example:%d" % sv.port})
+        check(status == 200, "classroom bind: any Host (%s)" % status)
+        status, body, _, _ = sv.get("/api/play", {"game": "kalah"},
+                                    headers={"Host": "teacher:%d" % sv.port,
+                                             "Origin": "http://evil.example"})
+        check(status == 403 and parses(body) is not None, "classroom bind: cross-site refused")
+        status, _, _, _ = sv.get("/api/play", {"game": "kalah"},
+                                 headers={"Host": "teacher:%d" % sv.port,
+                                          "Origin": "http://teacher:%d" % sv.port})
+        check(status == 200, "classroom bind: its own page is served (%s)" % status)
+    finally:
+        check(sv.stop() == 0, "the classroom server stops cleanly")
+
+
+def ipv6_loopback():
+    """--bind ::1: the Host is [::1]:PORT (or localhost), the address
+    compared as an address, not as text."""
+    try:
+        socket.socket(socket.AF_INET6).bind(("::1", 0))
+    except OSError:
+        print("note: no IPv6 loopback, the [::1] Host checks are skipped")
+        return
+    sv = Server("--bind", "::1")
+    try:
+        for host, want in (("[::1]:%d", 200), ("[0:0::1]:%d", 200), ("localhost:%d", 200),
+                           ("[::2]:%d", 403), ("::1:%d", 403), ("127.0.0.1:%d", 403)):
+            status, _, _, _ = sv.get("/api/play", {"game": "kalah"},
+                                     headers={"Host": host % sv.port})
+            check(status == want, "--bind ::1, Host %s: %d, got %s" % (host, want, status))
+    finally:
+        check(sv.stop() == 0, "the IPv6 server stops cleanly")
+
+
+def slow_client(port, source, stop, out):
+    """Sends a request line, then a header line every 0.2 s for ever: the
+    attack that held a connection while every byte restarted the idle
+    timeout. Records when the server closed it (or None)."""
+    t0 = time.time()
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                     source_address=(source, 0))
+        s.sendall(b"GET /api/play?game=kalah HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        s.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                if s.recv(4096) == b"":
+                    break
+            except socket.timeout:
+                pass
+            s.sendall(b"X-Slow: a\r\n")
+    except OSError:
+        pass
+    out.append(time.time() - t0 if not stop.is_set() else None)
+
+
+def slow_clients():
+    """--per-client 3 --send-time 1: three slow connections from 127.0.0.1
+    take that address's share; a fourth from it is closed unanswered, a
+    client at 127.0.0.2 is served at once, and the slow ones are cut at
+    about 1 s however often they send a byte."""
+    sv = Server("--per-client", "3", "--send-time", "1")
+    stop = threading.Event()
+    closed = []
+    ts = [threading.Thread(target=slow_client, args=(sv.port, "127.0.0.1", stop, closed))
+          for _ in range(3)]
+    try:
+        for t in ts:
+            t.start()
+        time.sleep(0.3)
+
+        def ask(source):
+            t0 = time.time()
+            try:
+                s = socket.create_connection(("127.0.0.1", sv.port), timeout=5,
+                                             source_address=(source, 0))
+                s.sendall(b"GET /api/play?game=kalah HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                          b"Connection: close\r\n\r\n" % sv.port)
+                data = b""
+                while True:
+                    d = s.recv(65536)
+                    if not d:
+                        break
+                    data += d
+                s.close()
+            except OSError:
+                data = b""
+            return data, time.time() - t0
+        data, secs = ask("127.0.0.1")
+        check(data == b"", "a 4th connection from one address is closed (%r)" % data[:80])
+        data, secs = ask("127.0.0.2")
+        check(data.startswith(b"HTTP/1.1 200") and secs < 0.9,
+              "another address is served while one holds its share (%.2f s, %r)"
+              % (secs, data[:40]))
+        for t in ts:
+            t.join(timeout=6)
+        check(len(closed) == 3 and all(c is not None and 0.8 <= c < 3 for c in closed),
+              "slow clients are cut at --send-time 1 s: %s" % closed)
+        # The server counts a connection out when its thread has closed it,
+        # a moment after the client saw it closed.
+        for _ in range(20):
+            data, secs = ask("127.0.0.1")
+            if data:
+                break
+            time.sleep(0.1)
+        check(data.startswith(b"HTTP/1.1 200"), "their address is served again afterwards")
+        # A kept-alive connection that then stays silent is closed too.
+        s = socket.create_connection(("127.0.0.1", sv.port), timeout=5)
+        s.sendall(b"GET /api/play?game=kalah HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n"
+                  % sv.port)
+        t0 = time.time()
+        data = b""
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            data += d
+        idle = time.time() - t0
+        check(data.startswith(b"HTTP/1.1 200") and 0.8 <= idle < 3,
+              "a silent kept-alive connection is closed after --send-time (%.2f s)" % idle)
+        s.close()
+        # The handler's own time is not the client's: a 1.5 s analysis
+        # under --send-time 1 is answered.
+        status, got = sv.json("/api/analyse", {"game": "toguz", "time": "1.5"})
+        check(status == 200 and got.get("how") == "estimate",
+              "a request longer than --send-time is answered (%s)" % status)
+    finally:
+        stop.set()
+        for t in ts:
+            t.join()
+        check(sv.stop() == 0, "the slow-client server stops cleanly")
+
+
 def full_server():
     """One slot, a short queue: the second and later long solves get 503."""
     sv = Server("--max-solves", "1", "--queue", "0.2", "--time", "1")
@@ -344,7 +582,8 @@ def main():
     if "without libmicrohttpd" in probe.stderr:
         print("SKIP: sow was built without libmicrohttpd")
         sys.exit(77)
-    args = ["--max-solves", "2", "--time", "5", "--queue", "30"]
+    # --per-client: the burst's 200 connections all come from 127.0.0.1.
+    args = ["--max-solves", "2", "--time", "5", "--queue", "30", "--per-client", "250"]
     sv = Server(*args)
     try:
         if BENCH:
@@ -353,11 +592,16 @@ def main():
         else:
             api_tests(sv)
             page_tests(sv)
+            intake_tests(sv)
+            site_tests(sv)
             burst_test(sv)
     finally:
         check(sv.stop() == 0, "the server stops cleanly on SIGTERM")
     if not BENCH:
         full_server()
+        classroom()
+        ipv6_loopback()
+        slow_clients()
     print("serve: %d failure(s)" % failures)
     sys.exit(1 if failures else 0)
 

@@ -176,7 +176,7 @@ bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, cha
                         size_t errsize);
 
 /* A JSON string of s, quoted and escaped (quote, backslash, control
- * characters), to f. */
+ * characters), to f; bytes that are not well-formed UTF-8 become U+FFFD. */
 void cli_fjson_string(FILE *f, const char *s);
 
 /* JSON fragments: the game description keys (game, pits, seeds, variant). */

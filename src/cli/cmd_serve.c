@@ -23,12 +23,14 @@
 
 #include "cli.h"
 #include "serve_engines.h"
+#include "serve_guard.h"
 #include "sow/plan.h"
 #include "web_assets.h"
 
 static const char usage[] =
     "usage: sow serve [--port P] [--bind ADDR] [--db DIR] [--max-solves N]\n"
-    "                 [--time S] [--queue S] [--memory SIZE]\n"
+    "                 [--time S] [--queue S] [--memory SIZE] [--per-client N]\n"
+    "                 [--send-time S]\n"
     "\n"
     "Serves the page (play against perfect play in a browser) and a JSON API:\n"
     "  GET /api/play     the position after moves: sow play --json\n"
@@ -40,8 +42,16 @@ static const char usage[] =
     "Parameters: game, pits, seeds, variant, moves, position (as the options\n"
     "of sow solve), time (seconds, at most --time: the request's wall time from\n"
     "its arrival, its wait for a slot and its database included). Bad requests\n"
-    "get 400 and\n"
-    "{\"error\": ...}; 503 when every solve slot stays busy for --queue seconds.\n"
+    "get 400 and {\"error\": ...} (an unknown or repeated parameter, a NUL byte\n"
+    "in one; 414 past 64 parameters); 503 when every solve slot stays busy for\n"
+    "--queue seconds. HEAD checks the parameters but runs nothing.\n"
+    "\n"
+    "Only this server's own page may use the API: a request whose Origin,\n"
+    "Sec-Fetch-Site or Referer shows another site gets 403, and so does a Host\n"
+    "that is not the --bind address (or localhost on 127.0.0.1), which stops\n"
+    "pages that rebind their name to this machine. --bind 0.0.0.0 (a classroom)\n"
+    "accepts any Host: everyone on the network can then use the page and the\n"
+    "API, and a page opened there can reach it through a rebound name.\n"
     "\n"
     "  --port P          TCP port (default 8080; 0: any free port)\n"
     "  --bind ADDR       address to listen on (default 127.0.0.1: this machine\n"
@@ -56,6 +66,12 @@ static const char usage[] =
     "                    (each board's engine keeps its own between requests):\n"
     "                    MB, or with a suffix K, M, G, T\n"
     CLI_MEMORY_DEFAULT_HELP("                    ")
+    "  --per-client N    connections at once from one address, 1..1000 (default\n"
+    "                    16; more are closed at once: raise it for pupils behind\n"
+    "                    one router)\n"
+    "  --send-time S     the time a client has to send a whole request, and to\n"
+    "                    take its answer, seconds (default 10): slower ones are\n"
+    "                    closed; at most 1000 connections are open at once\n"
     "\n"
     "The address is printed on the first line of stdout; Ctrl-C stops.\n"
     "example: sow serve --port 8080   (then open http://127.0.0.1:8080)\n";
@@ -75,6 +91,7 @@ typedef struct server {
 } server;
 
 static sow_stop_flag stop_flag;
+static serve_guard guard; /* the intake's checks (serve_guard.h) */
 
 static void on_signal(int sig)
 {
@@ -136,46 +153,17 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
     return answer_send(c, &a, status);
 }
 
-/* The parameters a request may carry. */
-static const char *const known_params[] = {"game", "pits", "seeds", "variant", "moves",
-                                           "position", "time", NULL};
-
-typedef struct param_check {
-    char bad[128];
-} param_check;
-
-static enum MHD_Result check_param(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   const char *value)
-{
-    (void)kind;
-    (void)value;
-    param_check *pc = cls;
-    for (int i = 0; known_params[i]; i++)
-        if (strcmp(key, known_params[i]) == 0)
-            return MHD_YES;
-    if (!pc->bad[0])
-        snprintf(pc->bad, sizeof pc->bad, "%s", key);
-    return MHD_YES;
-}
-
 static const char *arg(struct MHD_Connection *c, const char *name)
 {
     return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
 }
 
 /* Reads the game parameters into cg (heap: a cli_game holds a long
- * history). Returns NULL after sending a 400. */
+ * history). Returns NULL after sending a 400. The parameters' names and
+ * form were checked at intake (guard_check_params). */
 static cli_game *read_game(struct MHD_Connection *c, enum MHD_Result *ret)
 {
-    param_check pc = {{0}};
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, check_param, &pc);
     char err[1024];
-    if (pc.bad[0]) {
-        snprintf(err, sizeof err, "unknown parameter '%s' (game, pits, seeds, variant, moves, "
-                 "position, time)", pc.bad);
-        *ret = send_error(c, MHD_HTTP_BAD_REQUEST, err);
-        return NULL;
-    }
     cli_game *cg = calloc(1, sizeof *cg);
     if (!cg) {
         *ret = send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
@@ -414,25 +402,36 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const web_asset *w)
     return ret;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+/* The parameters a request may carry. */
+static const char *const known_params[] = {"game", "pits", "seeds", "variant", "moves",
+                                           "position", "time", NULL};
+
+/* Only what cannot cost anything: the request's site and form, and for
+ * HEAD on the API the game's parameters (a GET would answer 400 to bad
+ * ones), never the solve or analysis a GET would run. */
+static enum MHD_Result route(server *sv, struct MHD_Connection *c, const char *url,
+                             const char *method)
 {
-    server *sv = cls;
-    (void)version;
-    (void)upload_data;
-    /* Another method is refused at once, on the call that announces it,
-     * before any body is read: the answer does not depend on it. */
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served");
-    /* A GET's first call only announces it (headers read). */
-    static int first;
-    if (*con_cls != &first) {
-        *con_cls = &first;
-        return MHD_YES;
+    bool api = strncmp(url, "/api/", 5) == 0;
+    char err[512];
+    unsigned status = guard_check_site(&guard, c, api, err, sizeof err);
+    if (!status && api)
+        status = guard_check_params(c, known_params, err, sizeof err);
+    if (status)
+        return send_error(c, status, err);
+    bool known = strcmp(url, "/api/play") == 0 || strcmp(url, "/api/solve") == 0 ||
+                 strcmp(url, "/api/analyse") == 0;
+    if (known && strcmp(method, "HEAD") == 0) {
+        enum MHD_Result ret;
+        double limit;
+        if (strcmp(url, "/api/play") != 0 && !read_time(c, sv, &limit, &ret))
+            return ret;
+        cli_game *cg = read_game(c, &ret);
+        if (!cg)
+            return ret;
+        free(cg);
+        return send_buf(c, MHD_HTTP_OK, "application/json", NULL, 0);
     }
-    *upload_data_size = 0; /* a GET body means nothing: drop it */
     if (strcmp(url, "/api/play") == 0)
         return api_play(c);
     if (strcmp(url, "/api/solve") == 0)
@@ -447,6 +446,33 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                       "/api/analyse)");
 }
 
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    server *sv = cls;
+    (void)version;
+    (void)upload_data;
+    if (guard_refused(*con_cls))
+        return MHD_NO; /* answered (414) before its parameters were split */
+    /* Another method is refused at once, on the call that announces it,
+     * before any body is read: the answer does not depend on it. */
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served");
+    /* A GET's first call only announces it (headers read). */
+    static int first;
+    if (*con_cls != &first) {
+        *con_cls = &first;
+        return MHD_YES;
+    }
+    *upload_data_size = 0; /* a GET body means nothing: drop it */
+    guard_enter(c); /* a solve has --time, not --send-time */
+    enum MHD_Result ret = route(sv, c, url, method);
+    guard_leave(c);
+    return ret;
+}
+
 bool cli_serve_available(void)
 {
     return true;
@@ -455,7 +481,8 @@ bool cli_serve_available(void)
 int cmd_serve(int argc, char **argv)
 {
     cli_limit_opts lo = {0};
-    const char *port = NULL, *bind = NULL, *maxs = NULL, *queue = NULL;
+    const char *port = NULL, *bind = NULL, *maxs = NULL, *queue = NULL, *per_client = NULL,
+               *send_time = NULL;
     const cli_opt opts[] = {{"port", OPT_STRING, &port},
                             {"bind", OPT_STRING, &bind},
                             {"db", OPT_STRING, &lo.db_dir},
@@ -463,6 +490,8 @@ int cmd_serve(int argc, char **argv)
                             {"time", OPT_STRING, &lo.time},
                             {"queue", OPT_STRING, &queue},
                             {"memory", OPT_STRING, &lo.memory},
+                            {"per-client", OPT_STRING, &per_client},
+                            {"send-time", OPT_STRING, &send_time},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -476,6 +505,9 @@ int cmd_serve(int argc, char **argv)
     cli_limits(&lo, &lim);
     sv.max_time = lim.time_limit ? lim.time_limit : SERVE_SECONDS;
     sv.queue = queue ? cli_seconds("--queue", queue) : SERVE_SECONDS;
+    unsigned clients = per_client ? (unsigned)cli_int("--per-client", per_client, 1, 1000)
+                                  : GUARD_PER_CLIENT;
+    double intake = send_time ? cli_seconds("--send-time", send_time) : GUARD_SEND_TIME;
     /* The budget is the server's: each solve that may run at once gets an
      * equal share, so a full house stays within it. */
     uint64_t share = (lim.memory ? lim.memory : cli_default_memory()) / (uint64_t)sv.max_solves;
@@ -506,6 +538,9 @@ int cmd_serve(int argc, char **argv)
     } else {
         cli_fail("serve: --bind '%s' is not an IPv4 or IPv6 address", addr);
     }
+    guard_init(&guard, &ss, intake);
+    if (p)
+        guard_set_port(&guard, p);
     if (sem_init(&sv.slots, 0, (unsigned)sv.max_solves) != 0)
         cli_fail("serve: cannot create the solve slots: %s", strerror(errno));
     struct sigaction sa = {0};
@@ -520,10 +555,15 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&stopping, SIGINT);
     sigaddset(&stopping, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stopping, &old);
+    if (!guard_start(&guard))
+        cli_fail("serve: cannot start the slow-client watchdog: %s", strerror(errno));
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)p, NULL, NULL, on_request, &sv, MHD_OPTION_SOCK_ADDR, &ss,
         MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_CONNECTION_LIMIT, 1000u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, clients, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+        MHD_OPTION_NOTIFY_CONNECTION, guard_on_connection, &guard,
+        MHD_OPTION_NOTIFY_COMPLETED, guard_on_completed, &guard,
+        MHD_OPTION_URI_LOG_CALLBACK, guard_on_uri, &guard,
         /* Room for a URL with the longest record (CLI_MAX_HISTORY moves,
          * commas escaped): such a request gets its 400 like any other. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)256 << 10, MHD_OPTION_END);
@@ -532,6 +572,7 @@ int cmd_serve(int argc, char **argv)
                  errno ? strerror(errno) : "libmicrohttpd refused");
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     int actual = info ? info->port : p;
+    guard_set_port(&guard, actual);
     printf("sow serve: http://%s%s%s:%d/ (solves: %d at once, %.0f s each at most; Ctrl-C "
            "stops)\n",
            strchr(addr, ':') ? "[" : "", addr, strchr(addr, ':') ? "]" : "", actual,
@@ -540,6 +581,7 @@ int cmd_serve(int argc, char **argv)
     while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         sigsuspend(&old);
     MHD_stop_daemon(d);
+    guard_stop(&guard);
     sem_destroy(&sv.slots);
     printf("sow serve: stopped\n");
     return 0;

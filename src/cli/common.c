@@ -331,16 +331,65 @@ void cli_game_setup(cli_game *cg, bool allow_moves, bool allow_position)
     free(err);
 }
 
+/* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0:
+ * a stray continuation byte, a truncated sequence, an overlong form, a
+ * surrogate or a code point above U+10FFFF (RFC 3629, table 3-7 of the
+ * Unicode standard). */
+static int utf8_length(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n;
+    unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0; /* overlong below */
+        if (c == 0xed)
+            hi = 0x9f; /* surrogates above */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;
+        if (c == 0xf4)
+            hi = 0x8f; /* beyond U+10FFFF above */
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (int k = 2; k < n; k++)
+        if (s[k] < 0x80 || s[k] > 0xbf) /* a NUL ends the loop here too */
+            return 0;
+    return n;
+}
+
 void cli_fjson_string(FILE *f, const char *s)
 {
+    /* JSON text is UTF-8 (RFC 8259): a byte that is not part of a
+     * well-formed sequence (a path, a request's %ff) becomes U+FFFD, so
+     * every answer parses whatever it echoes. */
     fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c < 0x20 || *c == 0x7f)
-            fprintf(f, "\\u%04x", *c);
-        else
-            fputc(*c, f);
+    for (const unsigned char *c = (const unsigned char *)s; *c;) {
+        int n = utf8_length(c);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            c++;
+        } else if (n > 1) {
+            fwrite(c, 1, (size_t)n, f);
+            c += n;
+        } else {
+            if (*c == '"' || *c == '\\')
+                fprintf(f, "\\%c", *c);
+            else if (*c < 0x20 || *c == 0x7f)
+                fprintf(f, "\\u%04x", *c);
+            else
+                fputc(*c, f);
+            c++;
+        }
     }
     fputc('"', f);
 }
