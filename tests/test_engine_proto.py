@@ -159,6 +159,20 @@ def main():
     e.send("go depth 2")
     check(e.until("bestmove")[-1].split()[1] in legal, "position after a bad one")
 
+    # A position in sow's notation, then moves from it: the same position as
+    # the moves from the start.
+    e.send("newgame kalah pits 6 seeds 4")
+    start = subprocess.run([SOW, "play"] + kalah + ["--moves", "3", "--json"], capture_output=True,
+                           text=True)
+    pos3 = json.loads(start.stdout)["position"]
+    e.send("position pos %s moves 1" % pos3)
+    legal31 = legal_moves(kalah, ["3", "1"])
+    e.send("go depth 3")
+    check(e.until("bestmove")[-1].split()[1] in legal31, "position pos P moves M")
+    e.send("position pos %s moves 3" % pos3)  # pit 3 is empty after 3
+    got = e.until("info string error", timeout=10)
+    check("not legal" in got[-1], f"an illegal move after a position: {got}")
+
     # Toguz: a tuzdik claim in the moves, a move with x in the answer is legal.
     toguz_moves = ["1", "3", "2"]
     e.send("newgame toguz")

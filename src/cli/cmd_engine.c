@@ -7,9 +7,10 @@
  * reads: `stop` and `quit` set the search's stop flag, `isready` answers
  * at once. Every line goes out whole, under one lock.
  *
- * The engine is resident: one table and one database per game, kept
- * between `go` commands and between games of the same board (`newgame`
- * with another board drops them).
+ * The engine is resident: one library engine (sow/engine.h) per board,
+ * whose analysis table and database stay between `go` commands and between
+ * games of the same board (`newgame` with another board, or another
+ * Threads, Memory or DB, makes a new one).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,8 +23,7 @@
 
 #include "cli.h"
 #include "sow/analyse.h"
-#include "sow/db.h"
-#include "sow/plan.h"
+#include "sow/engine.h"
 #include "sow/timeman.h"
 #include "sow/version.h"
 
@@ -42,13 +42,6 @@ static const char usage[] =
     "  --db DIR          database folder (default: the store, see sow db store)\n"
     "  --no-db           no database\n";
 
-/* The analysis's table: a quarter of the budget, at most this, as `sow
- * analyse`'s: a bigger table's first touches (the kernel zeroing its pages)
- * cost seconds under load, more than a 0.5 s move has (doc/experiments.md,
- * "The engine protocol"). */
-#define TABLE_MAX_MB 64
-/* Without a time, the database builds within what the plan gives a
- * trial (sow_plan_analysis). */
 #define LINE_MAX_BYTES 65536
 #define MAX_TOKENS 2048
 
@@ -71,11 +64,8 @@ typedef struct proto {
     cli_game cg;
     sow_eval_params ep;
     bool eval_on;
-    /* Resident: the table and the database, for cg's board. */
-    sow_search *s;
-    size_t tt_mb;
-    sow_db *db;
-    sow_oracle oracle;
+    /* Resident: the engine of cg's board, made at the first `go`. */
+    sow_engine *eng;
     /* The search thread. */
     pthread_t th;
     bool running;          /* a search thread exists (joined by finish_search) */
@@ -121,63 +111,22 @@ static void complain(proto *P, const char *fmt, ...)
 
 static void drop_engine(proto *P)
 {
-    sow_search_free(P->s);
-    sow_db_close(P->db);
-    P->s = NULL;
-    P->db = NULL;
+    sow_engine_free(P->eng);
+    P->eng = NULL;
 }
 
-static size_t table_mb(const proto *P)
+/* The board's engine, made if there is none; false with a complaint. */
+static bool prepare(proto *P)
 {
-    uint64_t quarter = P->memory / 4 >> 20;
-    if (quarter < 1)
-        quarter = 1;
-    return quarter < TABLE_MAX_MB ? (size_t)quarter : TABLE_MAX_MB;
-}
-
-/* The database an analysis of the position ending at `end` (0: none) may
- * use, kept when the one open already covers it; then the table. False
- * with a complaint when memory or files fail. */
-static bool prepare(proto *P, double end)
-{
-    const sow_game *g = &P->cg.g;
+    if (P->eng)
+        return true;
     sow_limits L = {.memory = P->memory, .threads = P->threads,
                     .db_dir = P->db_dir[0] ? P->db_dir : NULL, .no_db = !P->db_dir[0],
-                    .tt_mb = table_mb(P), .deadline = end, .stop = &P->stop};
-    sow_plan plan;
+                    .stop = &P->stop};
     char why[SOW_WHY];
-    if (sow_plan_analysis(g, &P->cg.pos, &L, &plan, why, sizeof why) != SOW_OK) {
+    if (sow_engine_new(&P->cg.g, &L, &P->eng, why, sizeof why) != SOW_OK) {
         complain(P, "%s", why);
         return false;
-    }
-    if (plan.db_seeds > 0 && (!P->db || P->db->max_seeds < plan.db_seeds)) {
-        sow_db *db = NULL;
-        sow_oracle oracle;
-        sow_err e = sow_plan_open_db(g, &plan, NULL, &db, &oracle, why, sizeof why);
-        if (e && e != SOW_E_INTERRUPTED) {
-            complain(P, "%s", why);
-            return false;
-        }
-        if (db && (!P->db || db->max_seeds > P->db->max_seeds)) {
-            /* The table's entries stay true under a bigger database: its
-             * values are the game's, whoever proved them. */
-            sow_db_close(P->db);
-            P->db = db;
-            P->oracle = oracle;
-            if (P->s)
-                sow_search_set_oracle(P->s, &P->oracle);
-        } else {
-            sow_db_close(db);
-        }
-    }
-    if (!P->s) {
-        P->tt_mb = table_mb(P);
-        sow_search_options so = {.threads = P->threads, .tt_mb = P->tt_mb, .stop = &P->stop,
-                                 .oracle = P->db ? &P->oracle : NULL};
-        if (sow_search_new(g, &so, &P->s) != SOW_OK) {
-            complain(P, "cannot allocate a %zu MB table", P->tt_mb);
-            return false;
-        }
     }
     return true;
 }
@@ -218,16 +167,13 @@ static void *think(void *arg)
     double end = G->seconds > 0 ? t0 + G->seconds : 0;
     sow_move mv[SOW_MAX_MOVES];
     char best[8] = "none";
-    if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0 && prepare(P, end)) {
+    if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0 && prepare(P)) {
         sow_analyse_options ao = {.max_depth = G->depth, .max_nodes = G->nodes, .multipv = 1,
                                   .eval = P->eval_on ? &P->ep : NULL, .on_depth = info_line,
                                   .ctx = P};
-        if (end > 0) {
-            double left = end - cli_now();
-            ao.time_limit = left > 0.001 ? left : 0.001;
-        }
         static sow_analyse_info in;
-        sow_err e = sow_analyse(P->s, &P->cg.pos, &ao, &in);
+        char why[SOW_WHY];
+        sow_err e = sow_engine_analyse(P->eng, &P->cg.pos, end, &ao, &in, why, sizeof why);
         if ((e == SOW_OK || e == SOW_E_INTERRUPTED) && in.best < 0) {
             /* Stopped before depth 1 completed: a move must come out, and
              * one ply costs nothing. */
@@ -235,11 +181,11 @@ static void *think(void *arg)
             __atomic_store_n(&P->stop, 0, __ATOMIC_RELAXED);
             sow_analyse_options one = ao;
             one.time_limit = 0, one.max_nodes = 0, one.max_depth = 1, one.on_depth = NULL;
-            e = sow_analyse(P->s, &P->cg.pos, &one, &in);
+            e = sow_engine_analyse(P->eng, &P->cg.pos, 0, &one, &in, why, sizeof why);
             __atomic_store_n(&P->stop, keep, __ATOMIC_RELAXED);
         }
         if (e && e != SOW_E_INTERRUPTED)
-            complain(P, "search: %s", sow_err_name(e));
+            complain(P, "search: %s", why);
         if (in.best >= 0)
             move_text(in.moves[in.best], best, sizeof best);
         else if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0)
@@ -360,11 +306,26 @@ static bool setup(proto *P, const char *position, const char *moves)
     cg->seeds = P->seeds[0] ? P->seeds : NULL;
     cg->variant = P->variant[0] ? P->variant : NULL;
     cg->position = position;
-    cg->moves = moves;
+    cg->moves = position ? NULL : moves; /* after a position: played below */
     char err[512];
     if (!cli_game_try_setup(cg, true, true, err, sizeof err)) {
         complain(P, "%s", err);
         return false;
+    }
+    if (position && moves) {
+        static sow_move mv[CLI_MAX_HISTORY];
+        int n;
+        if (sow_moves_parse(&cg->g, moves, mv, CLI_MAX_HISTORY, &n) != SOW_OK) {
+            complain(P, "position: the moves '%s' do not parse", moves);
+            return false;
+        }
+        for (int i = 0; i < n; i++)
+            if (sow_over(&cg->g, &cg->pos) || sow_play(&cg->g, &cg->pos, mv[i]) != SOW_OK) {
+                char t[8];
+                sow_move_format(mv[i], t, sizeof t);
+                complain(P, "position: move %d (%s) is not legal", i + 1, t);
+                return false;
+            }
     }
     if (cg->pie_opening || cg->g.pie) {
         complain(P, "the pie rule's opening turn is not supported by sow engine");
