@@ -47,7 +47,7 @@ declare -A owner=(
   [db.h]=db
   [store.h]=db
   [plan.h]=plan
-  [engine.h]=engine
+  [engine.h]=engine [timeman.h]=engine [sprt.h]=engine
   [units.h]=units [units_mpi.h]=units
   [ledger.h]=ledger
 )

@@ -206,8 +206,9 @@ expect_status 2 "$SOW" analyse kalah --moves 9
 expect_status 0 "$SOW" analyse --help
 has out '^usage: sow analyse'
 
-# sow match: the counts add up, colours alternate, the records replay.
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --out "$T/m" --json
+# sow match: the counts add up, colours alternate, the records replay
+# (played out: --no-adjudicate, whatever the store holds).
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --out "$T/m" --json --no-adjudicate
 json 'd["wins"] + d["draws"] + d["losses"] == 4'
 json '(d["elo_low"] if d["elo_low"] is not None else -1e9) <= (d["elo"] if d["elo"] is not None else d["elo_low"] or d["elo_high"]) <= (d["elo_high"] if d["elo_high"] is not None else 1e9)'
 json '[r["a_side"] for r in d["results"]] == ["south", "north", "south", "north"]'
@@ -217,29 +218,29 @@ moves=$(tail -1 "$T/m/game-001.txt")
 expect_status 0 "$SOW" play kalah --pits 4 --seeds 3 --moves "$moves" --json
 json 'd["over"] is True'
 margin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["margin"])' "$T/out")
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --json --no-adjudicate
 first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["margin"])' "$T/out")
 [ "$first" = "$margin" ] || fail "game 1's record replays to margin $margin, match says $first"
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=3,eval=material --games 2
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=3,eval=material --games 2 --no-adjudicate
 has out '^A: [0-9]+ wins?, [0-9]+ draws?, [0-9]+ loss(es)?; score [0-9.]+; Elo A - B ([-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] \(95%\)|[<>] [-+][0-9]+ \(95%, a clean sweep\))$'
 # Grammar and a clean sweep: depth 6 beats depth 1 twice on Kalah 4x3 (a
 # fixed depth is deterministic). The normal interval of a sweep would be a
 # point ("+1200 [+1200, +1200]"); the Wilson interval of a 2-0 score gives
 # one bound, n / (n + z^2) = 0.342 -> -113 Elo, and the other side none.
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --games 2
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --games 2 --no-adjudicate
 has out '^A: 2 wins, 0 draws, 0 losses; score 1\.000; Elo A - B > -113 \(95%, a clean sweep\)$'
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=6 --games 2 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=6 --games 2 --json --no-adjudicate
 json 'd["elo"] is None and d["elo_low"] is None and abs(d["elo_high"] - 113.4) < 0.1 and d["interval"] == "wilson"'
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --games 20 --jobs 2 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --games 20 --jobs 2 --json --no-adjudicate
 json 'd["wins"] == 20 and abs(d["elo_low"] - 286.6) < 0.2 and d["elo_high"] is None'
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=2 --games 2 --plies 1
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=2 --games 2 --plies 1 --no-adjudicate
 has out '^A: 1 win, 0 draws, 1 loss; score 0\.500; Elo A - B \+0 \['
 # Two draws: no spread either, the Wilson interval around 0.5.
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=2 --games 2 --plies 3 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=2 --games 2 --plies 3 --json --no-adjudicate
 json 'd["draws"] == 2 and d["elo"] == 0 and d["interval"] == "wilson" and d["elo_low"] == -d["elo_high"] and 300 < d["elo_high"] < 500'
 # A Toguz game is saved in the players' notation ("1. 76 98 2. ..."), and
 # replays as a record to the margin the match gives.
-expect_status 0 "$SOW" match toguz --a depth=2 --b depth=1 --games 1 --out "$T/mt" --json
+expect_status 0 "$SOW" match toguz --a depth=2 --b depth=1 --games 1 --out "$T/mt" --json --no-adjudicate
 tmargin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["margin"])' "$T/out")
 grep -Eq '^1\. [1-9]{2}x? [1-9]{2}x? 2\. [1-9]{2}' "$T/mt/game-001.txt" || fail "toguz record not in the players' notation: $(cat "$T/mt/game-001.txt")"
 expect_status 0 "$SOW" play toguz --record "$T/mt/game-001.txt" --json
@@ -247,12 +248,12 @@ json "d[\"over\"] is True and d[\"margin\"] == $tmargin"
 # eval=ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED: explicit weights, used as
 # given: all zero plays as material, a capture weight plays other moves.
 games() { python3 -c 'import json,sys; print(" ".join(r["moves"] for r in json.load(open(sys.argv[1]))["results"]))' "$T/out"; }
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=material --b depth=3,eval=material --games 8 --plies 3 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=material --b depth=3,eval=material --games 8 --plies 3 --json --no-adjudicate
 material=$(games)
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=0:0:0:0:0:0 --b depth=3,eval=material --games 8 --plies 3 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=0:0:0:0:0:0 --b depth=3,eval=material --games 8 --plies 3 --json --no-adjudicate
 json 'd["score"] == 0.5 and d["a"] == "depth=3,eval=0:0:0:0:0:0"'
 [ "$(games)" = "$material" ] || fail "eval=0:0:0:0:0:0 does not play as eval=material"
-expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=0:0:0:300:0:0 --b depth=3,eval=material --games 8 --plies 3 --json
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,eval=0:0:0:300:0:0 --b depth=3,eval=material --games 8 --plies 3 --json --no-adjudicate
 [ "$(games)" != "$material" ] || fail "eval=0:0:0:300:0:0 plays as eval=material"
 expect_status 0 "$SOW" analyse kalah --pits 4 --seeds 3 --depth 3 --eval=-5:0:0:10000:0:0
 for bad in 1:2:3:4:5 1:2:3:4:5:6:7 1:2:3:4:5:x 1:2:3:4:5:10001 1::3:4:5:6 :1:2:3:4:5 1:2:3:4:5: fast; do

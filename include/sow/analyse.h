@@ -70,6 +70,7 @@ int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w);
  * the root (stores included), like sow_solution's. */
 typedef struct sow_analyse_info {
     int depth;                        /* plies; 0: no depth completed yet */
+    int seldepth;                     /* the deepest ply any line reached (>= depth) */
     int score;                        /* the root's score at this depth */
     bool exact;                       /* proven (see the top of this file) */
     int best;                         /* index into moves, -1 if none */

@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sow/analyse.h"
 #include "sow/error.h"
 #include "sow/game.h"
 #include "sow/plan.h"
@@ -162,5 +163,20 @@ void sow_engine_stats_get(const sow_engine *e, sow_engine_stats *out);
 /* stats.bytes alone, from any thread, also while a question runs (what
  * it held when the question started or last changed what it holds). */
 uint64_t sow_engine_bytes(const sow_engine *e);
+
+/* sow_analyse (sow/analyse.h) of p on the engine's resident analysis
+ * table and database: opt as given (limits, evaluation, callbacks; its
+ * time_limit kept if shorter), ending by `end` (> 0: the time on
+ * sow_retro_clock's clock by which it ends, the database's build
+ * included; 0: opt's own limits only, the database the trial's). The
+ * database the analysis's plan picks is opened, or the resident one kept
+ * when it holds as many seeds; both stay for the next question, as the
+ * table does (an engine protocol's `go`). Returns sow_analyse's codes
+ * (SOW_E_INTERRUPTED: a limit or the engine's stop flag cut a depth
+ * short; *out holds the last complete one), SOW_E_POSITION, SOW_E_NOMEM
+ * or the database's errors, with why. Not reentrant on one engine. */
+sow_err sow_engine_analyse(sow_engine *e, const sow_pos *p, double end,
+                           const sow_analyse_options *opt, sow_analyse_info *out, char *why,
+                           size_t why_size);
 
 #endif

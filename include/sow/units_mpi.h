@@ -41,10 +41,6 @@ sow_err sow_units_mpi_init(int *rank, int *size, char *why, size_t why_size);
 /* Ends MPI (after sow_units_mpi_init); every rank calls it. */
 void sow_units_mpi_finalize(void);
 
-/* Ends every rank of the job with this status (an error on one rank that
- * the others cannot learn of). */
-void sow_units_mpi_abort(int status);
-
 /* Rank 0 of two or more: sow_units_solve_pool with every other rank as a
  * worker, as many questions in flight per worker as its threads (it
  * answers them at once, one a thread, over its one table); then tells the

@@ -245,6 +245,7 @@ int cmd_serve(int argc, char **argv);
 bool cli_serve_available(void);
 int cmd_analyse(int argc, char **argv);
 int cmd_match(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 

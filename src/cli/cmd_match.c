@@ -1,6 +1,12 @@
-/* cmd_match.c - `sow match`: two engine settings of `sow analyse` play
- * each other from varied openings, colours swapped, and the result is
- * printed with an Elo difference and its 95% interval.
+/* cmd_match.c - `sow match`: two engines play each other from varied
+ * openings, colours swapped, and the result is printed with an Elo
+ * difference and its 95% interval. An engine is a setting of sow's own
+ * analysis (in this process) or any program that speaks the engine
+ * protocol (doc/engine-protocol.md, driven by proc_engine.c). Games run
+ * on a clock (--tc), a time a move (--movetime) or the engines' own
+ * limits; a database of the store that holds the position ends the game
+ * with its exact value; an SPRT (sow/sprt.h) stops the match as soon as it
+ * decides.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,51 +18,85 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "proc_engine.h"
 #include "sow/analyse.h"
+#include "sow/db.h"
 #include "sow/notation.h"
+#include "sow/sprt.h"
+#include "sow/timeman.h"
 
 static const char usage[] =
     "usage: sow match GAME [--pits M] [--seeds N] [--variant A,B]\n"
-    "                 --a OPTIONS --b OPTIONS [--games N] [--openings FILE]\n"
-    "                 [--plies K] [--seed S] [--jobs J] [--out DIR] [--json]\n"
+    "                 --a ENGINE --b ENGINE [--games N] [--openings FILE]\n"
+    "                 [--plies K] [--seed S] [--jobs J] [--tc BASE+INC | --movetime S]\n"
+    "                 [--sprt elo0=E0,elo1=E1,alpha=A,beta=B] [--no-adjudicate]\n"
+    "                 [--out DIR] [--json]\n"
     "\n"
-    "Engine A and engine B (each a comma-separated list of depth=D, time=S,\n"
-    "nodes=N, eval=E, threads=T (default 1), memory=SIZE (its table, as\n"
-    "--memory reads it; default 16 MB: games run side by side)) play --games games\n"
-    "(default 20): each opening twice, colours swapped. Openings are the\n"
-    "lines of FILE (a move list as for --moves, one per line) or K random\n"
-    "plies (--plies, default 2; --seed, default 1). --jobs J games run side\n"
-    "by side (default 1). Prints wins/draws/losses of A, its score and the\n"
-    "Elo difference A - B with a 95% interval: the normal approximation of the\n"
-    "games' scores; when they leave it no spread (every game won, lost or\n"
-    "drawn) the Wilson score interval of the score instead, and a clean sweep\n"
-    "prints its one bound (\"Elo A - B > +N\": infinite Elo is not excluded).\n"
-    "--out DIR saves each game's record (DIR/game-NNN.txt: the engines'\n"
-    "colours, the opening and the result as comments, then the moves in the\n"
-    "game's record notation, as --record FILE reads it: Toguz \"1. 76 98 ...\",\n"
-    "the other games \"3,1,6\"). A game longer than 2000 plies (Toguz can\n"
-    "cycle) is scored as perpetual play: the store difference.\n"
+    "Engine A and engine B play --games games (default 20): each opening twice,\n"
+    "colours swapped. An ENGINE is either\n"
+    "  sow's analysis in this process: a comma-separated list of depth=D,\n"
+    "    time=S, nodes=N, eval=E, threads=T (default 1), memory=SIZE (its table,\n"
+    "    as --memory reads it; default 16 MB: games run side by side); or\n"
+    "  cmd=PROGRAM ARGS: a program that speaks sow's engine protocol\n"
+    "    (doc/engine-protocol.md), e.g. cmd='sow engine --threads 1' or another\n"
+    "    engine; everything after cmd= is its command line (run by /bin/sh).\n"
+    "The time: --tc BASE+INC gives each side a clock of BASE seconds plus INC\n"
+    "after each of its moves (10+0.1; a side whose clock runs out by more than\n"
+    "0.1 s loses); --movetime S gives every move S seconds; without either,\n"
+    "the engines' own limits (a program needs --tc or --movetime).\n"
+    "Openings are the lines of FILE (a move list as for --moves, one per line)\n"
+    "or K random plies (--plies, default 2; --seed, default 1). --jobs J games\n"
+    "run side by side (default 1). A game reaching a position that the\n"
+    "store's databases hold (sow db store) ends with its exact value\n"
+    "(adjudicated; --no-adjudicate plays it out). --sprt stops the match as\n"
+    "soon as the sequential probability ratio test decides between Elo A - B =\n"
+    "elo0 and = elo1 (errors alpha, beta; as Stockfish's fishtest: sow/sprt.h).\n"
+    "Prints wins/draws/losses of A, its score and the Elo difference A - B with\n"
+    "a 95% interval: the normal approximation of the games' scores; when they\n"
+    "leave it no spread (every game won, lost or drawn) the Wilson score\n"
+    "interval of the score instead, and a clean sweep prints its one bound\n"
+    "(\"Elo A - B > +N\": infinite Elo is not excluded). --out DIR saves each\n"
+    "game's record (DIR/game-NNN.txt: the engines' colours, the opening and the\n"
+    "result as comments, then the moves in the game's record notation, as\n"
+    "--record FILE reads it: Toguz \"1. 76 98 ...\", the other games \"3,1,6\").\n"
+    "A game longer than 2000 plies (Toguz can cycle) is scored as perpetual\n"
+    "play: the store difference. A program that makes an illegal move, dies or\n"
+    "does not answer loses the game.\n"
     "\n"
     "eval=E: full (default: the game's own weights), material (a leaf is the\n"
     "stores) or six weights in hundredths of a seed, ROW:MOBILITY:EXTRA:\n"
     "CAPTURE:TUZDIK:DECIDED (the terms of include/sow/analyse.h), e.g.\n"
     "eval=25:10:50:50:0:200.\n"
     "\n"
-    "JSON keys: game, pits, seeds, variant, a, b, games, wins, draws, losses,\n"
-    "score, elo, elo_low, elo_high (null: unbounded, for a clean sweep elo too),\n"
-    "interval (normal | wilson), results [{game, a_side, opening, moves,\n"
-    "margin}].\n"
+    "JSON keys: game, pits, seeds, variant, a, b, games, played, wins, draws,\n"
+    "losses, score, elo, elo_low, elo_high (null: unbounded, for a clean sweep\n"
+    "elo too), interval (normal | wilson), sprt (with --sprt: elo0, elo1,\n"
+    "alpha, beta, llr, lower, upper, verdict), results [{game, a_side, opening,\n"
+    "moves, margin, end (rules, perpetual, database, time, illegal, engine\n"
+    "failure), note (what failed)}].\n"
     "\n"
-    "example: sow match kalah --a depth=6 --b depth=3 --games 20\n";
+    "examples: sow match kalah --a depth=6 --b depth=3 --games 20\n"
+    "          sow match kalah --a cmd='sow engine' --b time=0.1 --tc 5+0.05 \\\n"
+    "            --games 1000 --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 --jobs 2\n";
 
 #define MAX_GAME_PLIES 2000
-#define MAX_GAMES 10000
+#define MAX_GAMES 100000
+/* A program gets this long to start and shake hands, and this long past
+ * its clock (or move time) to answer before it loses the game. */
+#define START_SECONDS 10.0
+#define ANSWER_GRACE 1.0
+/* A clock may run this far below zero before its side loses on time:
+ * process scheduling and pipes, not thinking. */
+#define TIME_MARGIN 0.1
 
 typedef struct engine {
-    char text[128];
+    char text[512];
+    bool external;      /* cmd=...: a program, driven by the protocol */
+    const char *cmd;    /* into text */
     sow_analyse_options ao;
     sow_eval_params ep;
     bool eval;
+    bool limited;       /* depth, time or nodes given */
     int threads;
     size_t tt_mb;
 } engine;
@@ -64,11 +104,20 @@ typedef struct engine {
 static void engine_parse(const sow_game *g, const char *which, const char *text, engine *e)
 {
     memset(e, 0, sizeof *e);
+    if (strlen(text) >= sizeof e->text)
+        cli_fail("match: %s: longer than %zu characters", which, sizeof e->text - 1);
     snprintf(e->text, sizeof e->text, "%s", text);
+    if (strncmp(text, "cmd=", 4) == 0) {
+        e->external = true;
+        e->cmd = e->text + 4;
+        if (!*e->cmd)
+            cli_fail("match: %s: cmd= needs a command line", which);
+        return;
+    }
     e->threads = 1;
     e->tt_mb = 16;
     e->eval = cli_eval("eval", g, "full", &e->ep);
-    char buf[256];
+    char buf[512];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         char *eq = strchr(tok, '=');
@@ -93,15 +142,33 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
         } else if (strcmp(tok, "memory") == 0) {
             e->tt_mb = (size_t)(cli_memory("memory", v) >> 20);
         } else {
-            cli_fail("match: %s: unknown key '%s' (depth, time, nodes, eval, threads, memory)",
-                     which, tok);
+            cli_fail("match: %s: unknown key '%s' (depth, time, nodes, eval, threads, memory, "
+                     "or cmd=PROGRAM)", which, tok);
         }
     }
-    if (!e->ao.max_depth && !e->ao.max_nodes && !e->ao.time_limit)
-        cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N", which);
+    e->limited = e->ao.max_depth || e->ao.max_nodes || e->ao.time_limit;
     e->ao.eval = e->eval ? &e->ep : NULL;
     e->ao.multipv = 1;
 }
+
+/* How the game is timed. */
+typedef struct match_time {
+    double base, inc;   /* --tc; base 0: none */
+    double movetime;    /* --movetime; 0: none */
+} match_time;
+
+/* How a game ended. */
+typedef enum game_end {
+    END_RULES,        /* the game's own end */
+    END_PERPETUAL,    /* MAX_GAME_PLIES: the store difference */
+    END_DATABASE,     /* adjudicated: the database's exact value */
+    END_TIME,         /* a side's clock ran out */
+    END_ILLEGAL,      /* a side played an illegal move */
+    END_FAILED,       /* a program died, did not answer or could not start */
+} game_end;
+
+static const char *const end_names[] = {"rules", "perpetual", "database", "time", "illegal",
+                                        "engine failure"};
 
 typedef struct game_rec {
     sow_move moves[MAX_GAME_PLIES + 64];
@@ -109,7 +176,10 @@ typedef struct game_rec {
     int a_side;  /* SOW_SOUTH or SOW_NORTH */
     int margin;  /* South's final margin (perpetual: store difference) */
     int result;  /* +1 A won, 0 draw, -1 B won */
-    sow_err err;
+    game_end end;
+    bool played; /* false: skipped, the SPRT had decided */
+    char note[1100]; /* END_TIME, END_ILLEGAL, END_FAILED: what happened */
+    sow_err err;    /* sow's own failure (memory): ends the match */
 } game_rec;
 
 static uint64_t rng_next(uint64_t *s)
@@ -155,38 +225,206 @@ static void opening(const cli_game *cg, char **lines, int nlines, int k, int pli
     r->nopen = r->n;
 }
 
-/* Plays one game: A on r->a_side, after the opening in r. */
-static void play(const cli_game *cg, const engine *ea, const engine *eb, game_rec *r)
+/* What one job (a thread playing games one after another) keeps between
+ * games: the programs it started, so that each starts once a job. */
+typedef struct seat {
+    proc_engine *pe[2];
+} seat;
+
+/* The match's shared, read-only state. */
+typedef struct match {
+    const cli_game *cg;
+    const engine *e[2];       /* A, B */
+    match_time tm;
+    const sow_db *db;         /* adjudication, or NULL */
+} match;
+
+/* The protocol's words for the game: "newgame kalah pits 6 seeds 4 ...". */
+static void newgame_line(const cli_game *cg, char *buf, size_t size)
 {
-    const sow_game *g = &cg->g;
+    int n = snprintf(buf, size, "newgame %s pits %d seeds %d", sow_game_name(cg->cfg.game),
+                     cg->cfg.pits, cg->cfg.seeds);
+    if (cg->variant && *cg->variant && n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " variant %s", cg->variant);
+}
+
+static void fail_game(game_rec *r, game_end end, int loser_is_a, const char *fmt, const char *a,
+                      const char *b)
+{
+    r->end = end;
+    r->result = loser_is_a ? -1 : 1;
+    snprintf(r->note, sizeof r->note, fmt, a, b);
+}
+
+/* The move of program k (0: A, 1: B) at the game so far, within its time:
+ * false (r filled: the game is lost) if it fails. */
+static bool program_move(const match *m, seat *st, int k, const game_rec *r, const double *left,
+                         double budget, sow_move *mv, game_rec *out)
+{
+    const engine *e = m->e[k];
+    char why[512], line[512];
+    const char *who = k ? "B" : "A";
+    if (!st->pe[k]) {
+        st->pe[k] = proc_start(e->cmd, START_SECONDS, why, sizeof why);
+        if (!st->pe[k]) {
+            fail_game(out, END_FAILED, k == 0, "%s: %s", who, why);
+            return false;
+        }
+    }
+    proc_engine *pe = st->pe[k];
+    static _Thread_local char cmd[MAX_GAME_PLIES * 5 + 64];
+    size_t n = (size_t)snprintf(cmd, sizeof cmd, "position startpos");
+    for (int i = 0; i < r->n; i++) {
+        char t[8];
+        sow_move_format(r->moves[i], t, sizeof t);
+        n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s %s", i ? "" : " moves", t);
+    }
+    char go[160];
+    if (m->tm.base > 0)
+        snprintf(go, sizeof go, "go wtime %.0f btime %.0f winc %.0f binc %.0f", left[0] * 1000,
+                 left[1] * 1000, m->tm.inc * 1000, m->tm.inc * 1000);
+    else
+        snprintf(go, sizeof go, "go movetime %.0f", m->tm.movetime * 1000);
+    if (!proc_send(pe, cmd, why, sizeof why) || !proc_send(pe, go, why, sizeof why) ||
+        !proc_expect(pe, "bestmove", budget + ANSWER_GRACE, line, sizeof line, why, sizeof why)) {
+        fail_game(out, END_FAILED, k == 0, "%s: %s", who, why);
+        proc_stop(pe); /* a new one next game */
+        st->pe[k] = NULL;
+        return false;
+    }
+    const char *text = line + strlen("bestmove");
+    while (*text == ' ')
+        text++;
+    int got = 0;
+    sow_move ms[SOW_MAX_MOVES];
+    sow_pos p;
+    sow_game_start(&m->cg->g, &p);
+    for (int i = 0; i < r->n; i++)
+        sow_make(&m->cg->g, &p, r->moves[i]);
+    int nlegal = sow_moves(&m->cg->g, &p, ms);
+    if (sow_moves_parse(&m->cg->g, text, mv, 1, &got) == SOW_OK && got == 1)
+        for (int i = 0; i < nlegal; i++)
+            if (ms[i] == *mv)
+                return true;
+    fail_game(out, END_ILLEGAL, k == 0, "%s played '%s', not a legal move", who, text);
+    return false;
+}
+
+/* The move of sow's analysis setting k within `budget` seconds (0: its
+ * own limits). */
+static bool analysis_move(const match *m, sow_search *s, int k, const sow_pos *p, double budget,
+                          sow_move *mv, game_rec *r)
+{
+    static _Thread_local sow_analyse_info in;
+    sow_analyse_options ao = m->e[k]->ao;
+    if (budget > 0)
+        ao.time_limit = ao.time_limit > 0 && ao.time_limit < budget ? ao.time_limit : budget;
+    sow_err err = sow_analyse(s, p, &ao, &in);
+    if (err == SOW_E_INTERRUPTED && in.best < 0) { /* a move must come out */
+        ao.time_limit = 0, ao.max_nodes = 0, ao.max_depth = 1;
+        err = sow_analyse(s, p, &ao, &in);
+    }
+    if ((err && err != SOW_E_INTERRUPTED) || in.best < 0) {
+        r->err = err ? err : SOW_E_INTERRUPTED;
+        return false;
+    }
+    *mv = in.moves[in.best];
+    return true;
+}
+
+/* South's final score of a finished game (score units). */
+static int south_score(const sow_game *g, const sow_pos *p, int sc)
+{
+    return sow_pos_to_move(p) == SOW_SOUTH ? sc : -sc;
+}
+
+/* Plays one game: A on r->a_side, after the opening in r. */
+static void play(const match *m, seat *st, game_rec *r)
+{
+    const sow_game *g = &m->cg->g;
     sow_pos p;
     sow_game_start(g, &p);
     for (int i = 0; i < r->n; i++)
         sow_make(g, &p, r->moves[i]);
     sow_search *s[2] = {NULL, NULL};
-    const engine *e[2] = {ea, eb};
+    char line[512], why[512];
     for (int k = 0; k < 2; k++) {
-        sow_search_options so = {.threads = e[k]->threads, .tt_mb = e[k]->tt_mb};
+        if (m->e[k]->external) {
+            newgame_line(m->cg, line, sizeof line);
+            if (st->pe[k] && (!proc_send(st->pe[k], line, why, sizeof why) ||
+                              !proc_send(st->pe[k], "isready", why, sizeof why) ||
+                              !proc_expect(st->pe[k], "readyok", START_SECONDS, line, sizeof line,
+                                           why, sizeof why))) {
+                proc_stop(st->pe[k]);
+                st->pe[k] = NULL;
+            }
+            if (!st->pe[k]) {
+                st->pe[k] = proc_start(m->e[k]->cmd, START_SECONDS, why, sizeof why);
+                newgame_line(m->cg, line, sizeof line);
+                if (!st->pe[k] || !proc_send(st->pe[k], line, why, sizeof why)) {
+                    fail_game(r, END_FAILED, k == 0, "%s: %s", k ? "B" : "A", why);
+                    goto done;
+                }
+            }
+            continue;
+        }
+        sow_search_options so = {.threads = m->e[k]->threads, .tt_mb = m->e[k]->tt_mb};
         if (sow_search_new(g, &so, &s[k])) {
             r->err = SOW_E_NOMEM;
             goto done;
         }
     }
-    static _Thread_local sow_analyse_info in;
+    /* Clocks by engine (0: A, 1: B); the protocol's wtime is South's. */
+    double left[2] = {m->tm.base, m->tm.base};
+    r->end = END_RULES;
     while (!sow_over(g, &p) && r->n < MAX_GAME_PLIES) {
-        int k = sow_pos_to_move(&p) == r->a_side ? 0 : 1;
-        sow_err err = sow_analyse(s[k], &p, &e[k]->ao, &in);
-        if ((err && err != SOW_E_INTERRUPTED) || in.best < 0) {
-            r->err = err ? err : SOW_E_INTERRUPTED;
-            goto done;
+        if (m->db && sow_seeds_on_board(g, &p) <= m->db->max_seeds) {
+            sow_solution sol;
+            if (sow_db_probe_root(m->db, g, &p, false, &sol) == SOW_OK) {
+                int sc = south_score(g, &p, sol.score);
+                r->margin = sow_score_margin(g, sc);
+                r->end = END_DATABASE;
+                int south = sc > 0 ? 1 : sc < 0 ? -1 : 0;
+                r->result = r->a_side == SOW_SOUTH ? south : -south;
+                goto done;
+            }
         }
-        r->moves[r->n++] = in.moves[in.best];
-        sow_make(g, &p, in.moves[in.best]);
+        int k = sow_pos_to_move(&p) == r->a_side ? 0 : 1;
+        double budget = m->tm.movetime;
+        if (m->tm.base > 0) {
+            sow_clock c = {.left = left[k], .increment = m->tm.inc, .ply = r->n, .overhead = -1};
+            budget = sow_time_for_move(&c);
+        }
+        double t0 = cli_now();
+        sow_move mv;
+        bool ok;
+        if (m->e[k]->external) {
+            /* wtime is South's clock, btime North's. */
+            bool a_south = r->a_side == SOW_SOUTH;
+            double wb[2] = {left[a_south ? 0 : 1], left[a_south ? 1 : 0]};
+            ok = program_move(m, st, k, r, wb, m->tm.base > 0 ? left[k] : budget, &mv, r);
+        } else {
+            ok = analysis_move(m, s[k], k, &p, budget, &mv, r);
+        }
+        if (!ok)
+            goto done;
+        if (m->tm.base > 0) {
+            left[k] -= cli_now() - t0;
+            if (left[k] < -TIME_MARGIN) {
+                char t[32];
+                snprintf(t, sizeof t, "%.2f", -left[k]);
+                fail_game(r, END_TIME, k == 0, "%s lost on time (%s s over)", k ? "B" : "A", t);
+                goto done;
+            }
+            left[k] += m->tm.inc;
+        }
+        r->moves[r->n++] = mv;
+        sow_make(g, &p, mv);
     }
     /* South's view: a finished game's final score, else perpetual play. */
-    int sc = sow_over(g, &p) ? sow_terminal_score(g, &p) : sow_perpetual_score(g, &p);
-    if (sow_pos_to_move(&p) != SOW_SOUTH)
-        sc = -sc;
+    int sc = south_score(g, &p, sow_over(g, &p) ? sow_terminal_score(g, &p)
+                                                : sow_perpetual_score(g, &p));
+    r->end = sow_over(g, &p) ? END_RULES : END_PERPETUAL;
     r->margin = sow_score_margin(g, sc);
     int south = sc > 0 ? 1 : sc < 0 ? -1 : 0;
     r->result = r->a_side == SOW_SOUTH ? south : -south;
@@ -237,50 +475,6 @@ static const char *plural(int n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
-static double elo_of(double s)
-{
-    if (s <= 0)
-        s = 1e-3;
-    if (s >= 1)
-        s = 1 - 1e-3;
-    return -400.0 * log10(1.0 / s - 1.0);
-}
-
-#define Z95 1.959964
-
-/* The result in Elo: the estimate and its 95% interval. A bound that is
- * not finite (a clean sweep's far side, and its estimate) is NAN. */
-typedef struct elo_result {
-    double elo, lo, hi;
-    bool wilson;
-} elo_result;
-
-/* From w wins, d draws and l losses of A. The normal approximation of
- * the game scores' mean, unless they have no spread (all won, all lost
- * or all drawn): that interval would be a point. Then the Wilson score
- * interval of the score s over n games, which stays inside (0, 1) and
- * is wide for few games (2-0: score above 0.34, Elo above -113). */
-static elo_result elo_estimate(int w, int d, int l)
-{
-    double n = w + d + l, s = (w + 0.5 * d) / n;
-    elo_result r = {.elo = w == l ? 0 : elo_of(s)}; /* 0, not -0 */
-    double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / n;
-    if (var > 0) {
-        double se = sqrt(var / n);
-        r.lo = elo_of(s - Z95 * se);
-        r.hi = elo_of(s + Z95 * se);
-        return r;
-    }
-    r.wilson = true;
-    double z2 = Z95 * Z95, c = (s + z2 / (2 * n)) / (1 + z2 / n);
-    double h = Z95 * sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-    r.lo = l == n ? NAN : elo_of(c - h);
-    r.hi = w == n ? NAN : elo_of(c + h);
-    if (w == n || l == n)
-        r.elo = NAN;
-    return r;
-}
-
 static void json_num(const char *key, double v)
 {
     printf(isnan(v) ? ",\"%s\":null" : ",\"%s\":%.1f", key, v);
@@ -308,11 +502,77 @@ static char **read_openings(const char *file, int *n)
     return lines;
 }
 
+/* --tc BASE+INC (seconds). */
+static void parse_tc(const char *text, match_time *tm)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *plus = strchr(buf, '+');
+    if (plus)
+        *plus = '\0';
+    tm->base = cli_seconds("match: --tc (BASE+INC)", buf);
+    tm->inc = 0;
+    if (plus && !(plus[1] == '0' && plus[2] == '\0'))
+        tm->inc = cli_seconds("match: --tc increment (BASE+INC)", plus + 1);
+}
+
+/* --sprt elo0=E0,elo1=E1,alpha=A,beta=B (alpha, beta default 0.05). */
+static void parse_sprt(const char *text, sow_sprt *t)
+{
+    *t = (sow_sprt){.elo0 = NAN, .elo1 = NAN, .alpha = 0.05, .beta = 0.05};
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        char *eq = strchr(tok, '='), *end;
+        double v = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || end == eq + 1 || *end || !isfinite(v))
+            cli_fail("match: --sprt: '%s' is not KEY=NUMBER (elo0, elo1, alpha, beta)", tok);
+        *eq = '\0';
+        if (!strcmp(tok, "elo0"))
+            t->elo0 = v;
+        else if (!strcmp(tok, "elo1"))
+            t->elo1 = v;
+        else if (!strcmp(tok, "alpha"))
+            t->alpha = v;
+        else if (!strcmp(tok, "beta"))
+            t->beta = v;
+        else
+            cli_fail("match: --sprt: unknown key '%s' (elo0, elo1, alpha, beta)", tok);
+    }
+    if (isnan(t->elo0) || isnan(t->elo1) || !sow_sprt_valid(t))
+        cli_fail("match: --sprt needs elo0 < elo1 and 0 < alpha, beta < 0.5 "
+                 "(e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05)");
+}
+
+/* The store's database for adjudication: every seed count it holds from
+ * 0 up, loaded, never built; NULL if none (or --no-adjudicate). */
+static sow_db *adjudicator(const cli_game *cg)
+{
+    const char *store = cli_store();
+    int k = store ? sow_db_dir_levels(&cg->g, store) : -1;
+    if (k < 0)
+        return NULL;
+    sow_db_options o = {.no_build = true, .in_place = true, .no_verify = false};
+    sow_db *db = NULL;
+    char why[SOW_WHY];
+    if (sow_db_open(&cg->g, k, store, &o, &db, why, sizeof why) != SOW_OK) {
+        fprintf(stderr, "match: no adjudication: %s\n", why);
+        return NULL;
+    }
+    return db;
+}
+
+static const char *verdict_name(sow_sprt_verdict v)
+{
+    return v == SOW_SPRT_H1 ? "H1" : v == SOW_SPRT_H0 ? "H0" : "undecided";
+}
+
 int cmd_match(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *a = NULL, *b = NULL, *games = NULL, *ofile = NULL, *plies = NULL, *seed = NULL,
-               *jobs = NULL, *out = NULL;
+               *jobs = NULL, *out = NULL, *tc = NULL, *movetime = NULL, *sprt = NULL;
+    bool no_adj = false;
     const cli_opt opts[] = {{"pits", OPT_STRING, &cg.pits},
                             {"seeds", OPT_STRING, &cg.seeds},
                             {"variant", OPT_STRING, &cg.variant},
@@ -325,6 +585,10 @@ int cmd_match(int argc, char **argv)
                             {"seed", OPT_STRING, &seed},
                             {"jobs", OPT_STRING, &jobs},
                             {"out", OPT_STRING, &out},
+                            {"tc", OPT_STRING, &tc},
+                            {"movetime", OPT_STRING, &movetime},
+                            {"sprt", OPT_STRING, &sprt},
+                            {"no-adjudicate", OPT_FLAG, &no_adj},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -338,7 +602,25 @@ int cmd_match(int argc, char **argv)
     static engine ea, eb;
     engine_parse(&cg.g, "--a", a, &ea);
     engine_parse(&cg.g, "--b", b, &eb);
-    int ngames = games ? (int)cli_int("--games", games, 1, MAX_GAMES) : 20;
+    match m = {.cg = &cg, .e = {&ea, &eb}};
+    if (tc && movetime)
+        cli_fail("match: --tc and --movetime exclude each other");
+    if (tc)
+        parse_tc(tc, &m.tm);
+    if (movetime)
+        m.tm.movetime = cli_seconds("match: --movetime", movetime);
+    bool timed = tc || movetime;
+    for (int k = 0; k < 2; k++) {
+        if (m.e[k]->external && !timed)
+            cli_fail("match: %s is a program: give --tc BASE+INC or --movetime S", k ? "--b" : "--a");
+        if (!m.e[k]->external && !m.e[k]->limited && !timed)
+            cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N (or --tc, --movetime)",
+                     k ? "--b" : "--a");
+    }
+    sow_sprt test;
+    if (sprt)
+        parse_sprt(sprt, &test);
+    int ngames = games ? (int)cli_int("--games", games, 1, MAX_GAMES) : sprt ? MAX_GAMES : 20;
     int nplies = plies ? (int)cli_int("--plies", plies, 0, 60) : 2;
     uint64_t sd = seed ? (uint64_t)cli_int("--seed", seed, 0, 1L << 62) : 1;
     int njobs = jobs ? cli_threads("--jobs", jobs) : 1;
@@ -346,62 +628,132 @@ int cmd_match(int argc, char **argv)
     char **lines = ofile ? read_openings(ofile, &nlines) : NULL;
     if (out && mkdir(out, 0777) && errno != EEXIST)
         cli_fail("match: cannot create %s: %s", out, strerror(errno));
+    sow_db *db = no_adj ? NULL : adjudicator(&cg);
+    m.db = db;
     game_rec *rec = calloc((size_t)ngames, sizeof *rec);
-    if (!rec)
+    seat *seats = calloc((size_t)njobs, sizeof *seats);
+    if (!rec || !seats)
         cli_fail("match: out of memory");
     for (int k = 0; k < ngames; k++) {
         opening(&cg, lines, nlines, k / 2, nplies, sd, &rec[k]);
         rec[k].a_side = k % 2 ? SOW_NORTH : SOW_SOUTH;
     }
+    int w = 0, d = 0, l = 0, played = 0;
+    sow_sprt_verdict verdict = SOW_SPRT_CONTINUE;
+    bool failed = false;
+    /* Games are handed out in order; once the SPRT decides (or sow itself
+     * fails), the games not yet begun are skipped. */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(njobs)
-    for (int k = 0; k < ngames; k++)
-        play(&cg, &ea, &eb, &rec[k]);
-    int w = 0, d = 0, l = 0;
+    for (int k = 0; k < ngames; k++) {
+        if (__atomic_load_n(&verdict, __ATOMIC_RELAXED) != SOW_SPRT_CONTINUE ||
+            __atomic_load_n(&failed, __ATOMIC_RELAXED))
+            continue;
+        play(&m, &seats[omp_get_thread_num()], &rec[k]);
+#pragma omp critical(match_score)
+        {
+            rec[k].played = true;
+            if (rec[k].err) {
+                __atomic_store_n(&failed, true, __ATOMIC_RELAXED);
+            } else {
+                played++;
+                w += rec[k].result > 0;
+                d += rec[k].result == 0;
+                l += rec[k].result < 0;
+                if (sprt && verdict == SOW_SPRT_CONTINUE)
+                    __atomic_store_n(&verdict, sow_sprt_test(&test, w, d, l), __ATOMIC_RELAXED);
+            }
+        }
+    }
+    for (int j = 0; j < njobs; j++)
+        for (int k = 0; k < 2; k++)
+            proc_stop(seats[j].pe[k]);
+    sow_db_close(db);
     for (int k = 0; k < ngames; k++) {
         if (rec[k].err)
             cli_fail("match: game %d: %s", k + 1, sow_err_name(rec[k].err));
-        w += rec[k].result > 0;
-        d += rec[k].result == 0;
-        l += rec[k].result < 0;
-        if (out)
+        if (out && rec[k].played)
             save(out, k, &cg, &ea, &eb, &rec[k]);
     }
-    double s = (w + 0.5 * d) / ngames;
-    elo_result er = elo_estimate(w, d, l);
+    double s = played ? (w + 0.5 * d) / played : 0, elo, lo, hi;
+    bool wilson;
+    sow_elo_interval(w, d, l, &elo, &lo, &hi, &wilson);
+    double llr = sprt ? sow_sprt_llr(&test, w, d, l) : 0, llr_lo = 0, llr_hi = 0;
+    if (sprt)
+        sow_sprt_bounds(&test, &llr_lo, &llr_hi);
     if (cg.json) {
         printf("{");
         cli_json_game(&cg);
-        printf(",\"a\":\"%s\",\"b\":\"%s\",\"games\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
-               "\"score\":%.4f", ea.text, eb.text, ngames, w, d, l, s);
-        json_num("elo", er.elo);
-        json_num("elo_low", er.lo);
-        json_num("elo_high", er.hi);
-        printf(",\"interval\":\"%s\",\"results\":[", er.wilson ? "wilson" : "normal");
+        printf(",\"a\":");
+        cli_fjson_string(stdout, ea.text);
+        printf(",\"b\":");
+        cli_fjson_string(stdout, eb.text);
+        printf(",\"games\":%d,\"played\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
+               "\"score\":%.4f",
+               ngames, played, w, d, l, s);
+        json_num("elo", elo);
+        json_num("elo_low", lo);
+        json_num("elo_high", hi);
+        printf(",\"interval\":\"%s\"", wilson ? "wilson" : "normal");
+        if (sprt)
+            printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
+                   "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\"}",
+                   test.elo0, test.elo1, test.alpha, test.beta, llr, llr_lo, llr_hi,
+                   verdict_name(verdict));
+        printf(",\"results\":[");
         static char mt[MAX_GAME_PLIES * 4 + 16], op[1024];
+        int first = 1;
         for (int k = 0; k < ngames; k++) {
+            if (!rec[k].played)
+                continue;
             moves_text(&rec[k], 0, rec[k].n, mt, sizeof mt);
             moves_text(&rec[k], 0, rec[k].nopen, op, sizeof op);
             printf("%s{\"game\":%d,\"a_side\":\"%s\",\"opening\":\"%s\",\"moves\":\"%s\","
-                   "\"margin\":%d}",
-                   k ? "," : "", k + 1, rec[k].a_side == SOW_SOUTH ? "south" : "north", op, mt,
-                   rec[k].margin);
+                   "\"margin\":%d,\"end\":\"%s\"",
+                   first ? "" : ",", k + 1, rec[k].a_side == SOW_SOUTH ? "south" : "north", op,
+                   mt, rec[k].margin, end_names[rec[k].end]);
+            if (rec[k].note[0]) {
+                printf(",\"note\":");
+                cli_fjson_string(stdout, rec[k].note);
+            }
+            printf("}");
+            first = 0;
         }
         printf("]}\n");
     } else {
         printf("%s: A (%s) vs B (%s), %d games\n", sow_game_name(cg.cfg.game), ea.text, eb.text,
-               ngames);
+               played);
         printf("A: %d %s, %d %s, %d %s; score %.3f; ", w, plural(w, "win", "wins"), d,
                plural(d, "draw", "draws"), l, plural(l, "loss", "losses"), s);
-        if (isnan(er.hi))
-            printf("Elo A - B > %+.0f (95%%, a clean sweep)\n", er.lo);
-        else if (isnan(er.lo))
-            printf("Elo A - B < %+.0f (95%%, a clean sweep)\n", er.hi);
+        if (played == 0)
+            printf("no game played\n");
+        else if (isnan(hi))
+            printf("Elo A - B > %+.0f (95%%, a clean sweep)\n", lo);
+        else if (isnan(lo))
+            printf("Elo A - B < %+.0f (95%%, a clean sweep)\n", hi);
         else
-            printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", er.elo, er.lo, er.hi);
+            printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", elo, lo, hi);
+        if (sprt)
+            printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.2f [%.2f, %.2f]: %s\n",
+                   test.elo0, test.elo1, test.alpha, test.beta, llr, llr_lo, llr_hi,
+                   verdict == SOW_SPRT_H1   ? "H1 accepted (A gains)"
+                   : verdict == SOW_SPRT_H0 ? "H0 accepted (no gain)"
+                                            : "undecided");
+        int ends[6] = {0};
+        for (int k = 0; k < ngames; k++)
+            if (rec[k].played)
+                ends[rec[k].end]++;
+        if (ends[END_DATABASE] || ends[END_TIME] || ends[END_ILLEGAL] || ends[END_FAILED])
+            printf("ended by the database %d, on time %d, by an illegal move %d, by an engine "
+                   "failure %d\n",
+                   ends[END_DATABASE], ends[END_TIME], ends[END_ILLEGAL], ends[END_FAILED]);
+        for (int k = 0; k < ngames; k++)
+            if (rec[k].played && rec[k].note[0])
+                printf("game %d: %s\n", k + 1, rec[k].note);
     }
     for (int i = 0; i < nlines; i++)
         free(lines[i]);
     free(lines);
     free(rec);
+    free(seats);
     return 0;
 }

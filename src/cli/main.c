@@ -18,6 +18,7 @@ static const command commands[] = {
     {"perft", cmd_perft, "count move sequences (move generator check)"},
     {"solve", cmd_solve, "solve a position exactly"},
     {"analyse", cmd_analyse, "best move and evaluation within a time, depth or node budget"},
+    {"engine", cmd_engine, "speak the engine protocol on stdin/stdout (doc/engine-protocol.md)"},
     {"match", cmd_match, "two engine settings play each other: score and Elo"},
     {"db", cmd_db, "build, check and query endgame databases"},
     {"ledger", cmd_ledger, "status and export of a solve's ledger (solve --ledger)"},

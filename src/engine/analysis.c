@@ -146,3 +146,39 @@ sow_err engine_estimate(sow_engine *e, const sow_pos *p, double end, bool all_mo
     free(in);
     return err;
 }
+
+sow_err sow_engine_analyse(sow_engine *e, const sow_pos *p, double end,
+                           const sow_analyse_options *opt, sow_analyse_info *out, char *why,
+                           size_t why_size)
+{
+    char msg[SOW_WHY];
+    why = sow_why_or(why, &why_size, msg);
+    if (sow_position_check(&e->g, p) != SOW_OK)
+        return sow_fail(why, why_size, SOW_E_POSITION, "not a position of this game");
+    size_t tt_mb = analysis_tt_mb(e);
+    if (e->search && !e->analysis)
+        engine_drop_search(e); /* exact entries never meet heuristic ones */
+    sow_engine_answer scratch;
+    memset(&scratch, 0, sizeof scratch);
+    sow_oracle oracle;
+    bool use;
+    sow_err err = analysis_db(e, p, end, tt_mb, &oracle, &use, &scratch, why, why_size);
+    if (err)
+        return err;
+    if ((err = analysis_search(e, tt_mb, why, why_size)) != SOW_OK)
+        return err;
+    sow_search_set_oracle(e->search, use ? &oracle : NULL);
+    sow_analyse_options ao = *opt;
+    if (end > 0) { /* what the database left of the time, at least a moment */
+        double left = end - sow_now();
+        if (left < MIN_SECONDS)
+            left = MIN_SECONDS;
+        if (!(ao.time_limit > 0) || ao.time_limit > left)
+            ao.time_limit = left;
+    }
+    e->questions++;
+    err = sow_analyse(e->search, p, &ao, out);
+    if (err && err != SOW_E_INTERRUPTED)
+        sow_fail(why, why_size, err, "%s", sow_err_name(err));
+    return err;
+}

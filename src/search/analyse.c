@@ -196,6 +196,9 @@ static void record(sow_search *s, const sow_game *g, const sow_pos *root, int de
             out->lines[out->nlines++] = ord[j];
     extract_pv(s, g, root, out, depth);
     out->nodes = search_nodes(s);
+    out->seldepth = search_seldepth(s);
+    if (out->seldepth < depth)
+        out->seldepth = depth;
     out->seconds = sow_now() - t0;
 }
 

@@ -2,6 +2,7 @@
  * depth-limited probes with an evaluation at the horizon over the exact
  * solver's node(), table and threads.
  */
+#include "clock.h"
 #include "solver.h"
 
 void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
@@ -40,10 +41,27 @@ int search_analyse_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_
         depth = TT_DRAFT_EXACT;
     else if (depth >= TT_DRAFT_EXACT)
         depth = TT_DRAFT_EXACT - 1;
+    /* A probe of a few nodes never reaches the nodes' poll: the stop flag
+     * and the clock are read here too, so that short probes end a search
+     * in time. */
+    if ((s->opt.stop && __atomic_load_n(s->opt.stop, __ATOMIC_RELAXED)) ||
+        (s->opt.time_limit > 0 && sow_now() - s->c.t0 > s->opt.time_limit)) {
+        search_fail(s, SOW_E_INTERRUPTED);
+        return SEARCH_STOPPED;
+    }
     uint64_t before = inexact_sum(s);
     int v = search_probe(s, anc, nanc, x, alpha, beta, depth);
     *exact = inexact_sum(s) == before;
     return v == INF ? SEARCH_STOPPED : v;
+}
+
+int search_seldepth(const sow_search *s)
+{
+    int d = 0;
+    for (int i = 0; i < s->opt.threads; i++)
+        if (s->w[i]->seldepth > d)
+            d = s->w[i]->seldepth;
+    return d;
 }
 
 bool search_key_exact(const sow_search *s)

@@ -64,6 +64,10 @@ bool search_known(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
 uint64_t search_nodes(const sow_search *s);
 sow_err search_error(const sow_search *s);
 
+/* The deepest ply from the root any thread reached since
+ * search_analyse_begin (0: none below the root's children). */
+int search_seldepth(const sow_search *s);
+
 /* The game s was created for. */
 const sow_game *search_game(const sow_search *s);
 

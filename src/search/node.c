@@ -12,6 +12,12 @@
 /* Every POLL_NODES nodes a thread publishes its node count and looks at the
  * stop flag; the main thread also checks the clock for progress reports. */
 #define POLL_NODES 1024
+/* ... and every CLOCK_POLLS polls thread 0 reads the clock: often enough
+ * that a loaded machine's slow nodes still end a search in time (a read
+ * costs about 25 ns; 65,536 nodes between reads overshot a 0.5 s analysis
+ * by seconds on a loaded machine: doc/experiments.md, "The engine
+ * protocol"). */
+#define CLOCK_POLLS 4
 
 /* At an expected cut node the first child usually refutes the node, and a
  * deferral sends the thread to a child nobody needs; one whose first few
@@ -55,7 +61,7 @@ static void poll(worker *w)
         search_fail(s, SOW_E_INTERRUPTED);
         w->abort = true;
     }
-    if (w->id == 0 && (w->nodes & (64 * POLL_NODES - 1)) == 0) {
+    if (w->id == 0 && (w->nodes & (CLOCK_POLLS * POLL_NODES - 1)) == 0) {
         double t = sow_now();
         if (s->opt.time_limit > 0 && t - c->t0 > s->opt.time_limit) {
             search_fail(s, SOW_E_INTERRUPTED);
@@ -420,6 +426,8 @@ static inline bool descend(worker *w, const sow_pos *p, kids *k, tt_key key, int
     if (w->g->cycles)
         w->path[w->ply] = *p;
     w->ply++;
+    if (w->ply > w->seldepth)
+        w->seldepth = w->ply;
     search_kids(w, k, key, S, alpha, beta, cdepth, cut);
     w->ply--;
     return !w->abort;

@@ -69,6 +69,7 @@ typedef struct worker {
      * a hashed key. A node whose count did not move is exactly solved. */
     uint64_t inexact;
     int ply;
+    int seldepth; /* the deepest ply reached since the call began */
     sow_pos path[MAX_PLY]; /* the search path, kept only for games with cycles */
     hint *hints;           /* cycles only: path-dependent nodes' moves, 1 << HINT_BITS */
 } worker;

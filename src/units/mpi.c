@@ -123,11 +123,6 @@ void sow_units_mpi_finalize(void)
     MPI_Finalize();
 }
 
-void sow_units_mpi_abort(int status)
-{
-    MPI_Abort(MPI_COMM_WORLD, status);
-}
-
 /* GO to every worker, one message each: a broadcast's tree would leave
  * the workers below a dead rank waiting. A failed send is a dead worker,
  * found silent later. */

@@ -32,11 +32,6 @@ void sow_units_mpi_finalize(void)
 {
 }
 
-void sow_units_mpi_abort(int status)
-{
-    (void)status;
-}
-
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                               int depth, const sow_unit *known, size_t nknown,
                               const sow_units_journal *j, const sow_units_callbacks *cb,

@@ -1,0 +1,83 @@
+/* sprt.c - the match statistics: see sow/sprt.h. */
+#include <math.h>
+
+#include "sow/sprt.h"
+
+/* Scores are clamped this far from 0 and 1: their Elo is infinite. */
+#define SCORE_EPS 1e-3
+
+static double score_of_elo(double elo)
+{
+    return 1.0 / (1.0 + pow(10.0, -elo / 400.0));
+}
+
+double sow_elo_of_score(double s)
+{
+    if (s < SCORE_EPS)
+        s = SCORE_EPS;
+    if (s > 1 - SCORE_EPS)
+        s = 1 - SCORE_EPS;
+    return -400.0 * log10(1.0 / s - 1.0);
+}
+
+bool sow_sprt_valid(const sow_sprt *t)
+{
+    return t->elo0 < t->elo1 && t->alpha > 0 && t->alpha < 0.5 && t->beta > 0 && t->beta < 0.5;
+}
+
+double sow_sprt_llr(const sow_sprt *t, int wins, int draws, int losses)
+{
+    double n = (double)wins + draws + losses;
+    if (n <= 0)
+        return 0;
+    double x = (wins + 0.5 * draws) / n;
+    double var = (wins * (1 - x) * (1 - x) + draws * (0.5 - x) * (0.5 - x) + losses * x * x) / n;
+    if (var <= 0)
+        return 0;
+    double s0 = score_of_elo(t->elo0), s1 = score_of_elo(t->elo1);
+    return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var);
+}
+
+void sow_sprt_bounds(const sow_sprt *t, double *lower, double *upper)
+{
+    *lower = log(t->beta / (1 - t->alpha));
+    *upper = log((1 - t->beta) / t->alpha);
+}
+
+sow_sprt_verdict sow_sprt_test(const sow_sprt *t, int wins, int draws, int losses)
+{
+    if (wins + draws + losses < SOW_SPRT_MIN_GAMES)
+        return SOW_SPRT_CONTINUE;
+    double lo, hi, llr = sow_sprt_llr(t, wins, draws, losses);
+    sow_sprt_bounds(t, &lo, &hi);
+    return llr >= hi ? SOW_SPRT_H1 : llr <= lo ? SOW_SPRT_H0 : SOW_SPRT_CONTINUE;
+}
+
+#define Z95 1.959964
+
+void sow_elo_interval(int wins, int draws, int losses, double *elo, double *low, double *high,
+                      bool *wilson)
+{
+    double n = (double)wins + draws + losses;
+    *wilson = false;
+    if (n <= 0) {
+        *elo = *low = *high = NAN;
+        return;
+    }
+    double s = (wins + 0.5 * draws) / n;
+    *elo = wins == losses ? 0 : sow_elo_of_score(s); /* 0, not -0 */
+    double var = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / n;
+    if (var > 0) {
+        double se = sqrt(var / n);
+        *low = sow_elo_of_score(s - Z95 * se);
+        *high = sow_elo_of_score(s + Z95 * se);
+        return;
+    }
+    *wilson = true;
+    double z2 = Z95 * Z95, c = (s + z2 / (2 * n)) / (1 + z2 / n);
+    double h = Z95 * sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+    *low = losses == n ? NAN : sow_elo_of_score(c - h);
+    *high = wins == n ? NAN : sow_elo_of_score(c + h);
+    if (wins == n || losses == n)
+        *elo = NAN;
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# `sow match` against programs that speak the engine protocol: sow's own
+# `sow engine` through pipes, clocks (--tc) and move times, a program that
+# plays an illegal move, dies or never answers (it loses), adjudication by
+# the store's databases (the margin is the database's exact value), the
+# SPRT stopping a match as soon as it decides, the sweep's one-sided bound.
+#   tests/test_match_cli.sh SOW
+set -euo pipefail
+SOW=$(realpath "$1")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+export SOW_DB="$T/store"
+
+ENGINE="cmd=$SOW engine --threads 1 --no-db"
+
+# A program against sow's analysis, on a clock and with a move time.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b depth=2 --tc 2+0.05 --games 2 --json --no-adjudicate
+json 'd["played"] == 2 and d["wins"] + d["draws"] + d["losses"] == 2'
+json 'all(r["end"] == "rules" for r in d["results"])'
+# Each game replays to its margin: the program's moves were legal.
+for g in 0 1; do
+  moves=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["moves"])' "$T/out" $g)
+  cp "$T/out" "$T/match.json"
+  expect_status 0 "$SOW" play kalah --pits 4 --seeds 3 --moves "$moves" --json
+  json 'd["over"] is True'
+  cp "$T/match.json" "$T/out"
+done
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b "$ENGINE" --movetime 0.05 --games 2 --json --no-adjudicate
+json 'd["played"] == 2'
+
+# Programs that fail lose the game, and the match goes on.
+cat >"$T/illegal.sh" <<'SH'
+#!/bin/sh
+while read -r line; do
+  case "$line" in
+  sow) echo "id name illegal"; echo sowok ;;
+  isready) echo readyok ;;
+  go*) echo "bestmove 99" ;;
+  quit) exit 0 ;;
+  esac
+done
+SH
+cat >"$T/dies.sh" <<'SH'
+#!/bin/sh
+while read -r line; do
+  case "$line" in
+  sow) echo sowok ;;
+  isready) echo readyok ;;
+  go*) exit 3 ;;
+  esac
+done
+SH
+cat >"$T/silent.sh" <<'SH'
+#!/bin/sh
+while read -r line; do
+  case "$line" in
+  sow) echo sowok ;;
+  isready) echo readyok ;;
+  esac
+done
+SH
+chmod +x "$T"/*.sh
+for bad in illegal dies silent; do
+  expect_status 0 "$SOW" match kalah --pits 3 --seeds 2 --a "cmd=$T/$bad.sh" --b depth=1 --movetime 0.1 --games 2 --json --no-adjudicate
+  json 'd["losses"] == 2 and d["played"] == 2'
+  case $bad in
+  illegal) json 'all(r["end"] == "illegal" and "99" in r["note"] for r in d["results"])' ;;
+  *) json 'all(r["end"] == "engine failure" for r in d["results"])' ;;
+  esac
+done
+expect_status 0 "$SOW" match kalah --pits 3 --seeds 2 --a "cmd=$T/illegal.sh" --b depth=1 --movetime 0.1 --games 2 --no-adjudicate
+has out '^A: 0 wins, 0 draws, 2 losses; score 0.000; Elo A - B < [-+][0-9]+ \(95%, a clean sweep\)$'
+has out '^game 1: A played .99., not a legal move$'
+# Not a protocol program at all: it loses every game, with the reason.
+expect_status 0 "$SOW" match kalah --pits 3 --seeds 2 --a "cmd=true" --b depth=1 --movetime 0.1 --games 2 --json
+json 'd["losses"] == 2 and "does not speak the engine protocol" in d["results"][0]["note"]'
+
+# Adjudication: with Kalah(4)'s database to 24 seeds in the store, every
+# game of Kalah 4x3 (24 seeds) is decided right after its opening by its
+# exact value: the solver's value of the opening position (South's view).
+expect_status 0 "$SOW" db build kalah --pits 4 --max-seeds 24 --dir "$SOW_DB"
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=1 --games 4 --plies 2 --json
+json 'all(r["end"] == "database" and r["moves"] == r["opening"] for r in d["results"])'
+cp "$T/out" "$T/match.json"
+for g in 0 1 2 3; do
+  read -r opening margin < <(python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print(r["opening"], r["margin"])' "$T/match.json" $g)
+  expect_status 0 "$SOW" play kalah --pits 4 --seeds 3 --moves "$opening" --json
+  south=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["to_move"] == "south")' "$T/out")
+  expect_status 0 "$SOW" solve kalah --pits 4 --seeds 3 --moves "$opening" --json --no-db --value-only
+  value=$(python3 -c 'import json,sys; v = json.load(open(sys.argv[1]))["value"]; print(v if sys.argv[2] == "True" else -v)' "$T/out" "$south")
+  [ "$value" = "$margin" ] || fail "game $((g + 1)) after $opening adjudicated $margin, the solver says $value (South)"
+done
+# --no-adjudicate plays them out.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=1 --games 2 --json --no-adjudicate
+json 'all(r["end"] == "rules" for r in d["results"])'
+
+# The SPRT: a program far stronger than depth=1 is accepted as a gain long
+# before 200 games; a bad test is refused.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --games 400 --plies 4 --no-adjudicate --sprt elo0=0,elo1=50,alpha=0.05,beta=0.05 --json
+json 'd["sprt"]["verdict"] == "H1" and d["played"] < 400 and d["sprt"]["llr"] >= d["sprt"]["upper"]'
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=6 --games 400 --plies 4 --no-adjudicate --sprt elo0=0,elo1=50 --json
+json 'd["sprt"]["verdict"] == "H0" and d["played"] < 400'
+expect_bad "--sprt needs elo0 < elo1" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=5,elo1=0
+expect_bad "--sprt: unknown key" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=0,elo1=5,gamma=1
+expect_bad "is a program: give --tc" "$SOW" match kalah --a "cmd=$SOW engine" --b depth=1
+expect_bad "--tc and --movetime exclude" "$SOW" match kalah --a depth=1 --b depth=1 --tc 1+0 --movetime 1
+expect_bad "--tc (BASE+INC)" "$SOW" match kalah --a depth=1 --b depth=1 --tc x+1
+echo "match: ok"
