@@ -145,7 +145,7 @@ def main():
     check(best in legal, f"stop: bestmove {best}")
 
     # Bad commands: one error line each, and the engine goes on.
-    for bad in ("frobnicate", "go depth x", "go depth 0", "go movetime", "position pos 1,2,3",
+    for bad in ("frobnicate", "go depth x", "go depth 0", "go movetime", "go movetime 0", "position pos 1,2,3",
                 "position startpos moves 9", "newgame chess", "newgame kalah pits 99",
                 "setoption name Threads value 0", "setoption name Hash value 3",
                 "newgame kalah variant pie"):

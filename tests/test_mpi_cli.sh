@@ -95,8 +95,10 @@ rank_pid() {
   done
   return 0
 }
-KILL=(kalah --pits 6 --seeds 3 --no-db --tt-mb 16 --threads 1 --quiet --frontier 4 --json)
-expect_status 0 "$SOW" solve kalah --pits 6 --seeds 3 --no-db --tt-mb 16 --threads 1 --quiet \
+# Kalah 4x7: about 4 s on 3 quiet ranks, 40 units (Kalah 6x3, used before,
+# came to end in half a second, before the test could find rank 2).
+KILL=(kalah --pits 4 --seeds 7 --no-db --tt-mb 16 --threads 1 --quiet --frontier 4 --json)
+expect_status 0 "$SOW" solve kalah --pits 4 --seeds 7 --no-db --tt-mb 16 --threads 1 --quiet \
   --value-only --json
 want=$(value)
 # start_solve LEDGER MPIRUN-OPTS...: the solve of KILL (a few seconds) in
@@ -244,8 +246,10 @@ expect_status 0 "$SOW" solve "${BOARD[@]}" --value-only
 want5=$(value)
 L=$T/early.ledger
 rm -rf "$L"* "$T/edb"
+# A 20-seed database (about a second to build): the plan alone may take
+# one so small that the workers have their first units at once.
 timeout 60 "${MPIRUN[@]}" --enable-recovery -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$L" \
-  --db "$T/edb" --frontier 3 >"$T/bg.out" 2>"$T/bg.err" &
+  --db "$T/edb" --db-seeds 20 --frontier 3 >"$T/bg.out" 2>"$T/bg.err" &
 mp=$!
 for _ in $(seq 1 1000); do
   [ -f "$L" ] && break

@@ -438,7 +438,7 @@ static void cmd_go(proto *P, char **t, int n)
             return;
         }
         long long hi = k == 1 ? SOW_ANALYSE_MAX_DEPTH : (1LL << 50);
-        if (!number(P, names[k], t[++i], k == 1 || k == 2 ? 1 : 0, hi, &v))
+        if (!number(P, names[k], t[++i], k <= 2 ? 1 : 0, hi, &v))
             return;
         switch (k) {
         case 0: G.seconds = (double)v / 1000; break;
