@@ -177,12 +177,12 @@ static void *think(void *arg)
         if ((e == SOW_OK || e == SOW_E_INTERRUPTED) && in.best < 0) {
             /* Stopped before depth 1 completed: a move must come out, and
              * one ply costs nothing. */
-            sow_stop_flag keep = P->stop;
-            __atomic_store_n(&P->stop, 0, __ATOMIC_RELAXED);
+            sow_stop_flag keep = __atomic_exchange_n(&P->stop, 0, __ATOMIC_RELAXED);
             sow_analyse_options one = ao;
             one.time_limit = 0, one.max_nodes = 0, one.max_depth = 1, one.on_depth = NULL;
             e = sow_engine_analyse(P->eng, &P->cg.pos, 0, &one, &in, why, sizeof why);
-            __atomic_store_n(&P->stop, keep, __ATOMIC_RELAXED);
+            if (keep) /* a stop that came meanwhile stays */
+                __atomic_store_n(&P->stop, keep, __ATOMIC_RELAXED);
         }
         if (e && e != SOW_E_INTERRUPTED)
             complain(P, "search: %s", why);

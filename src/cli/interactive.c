@@ -57,12 +57,23 @@ typedef struct game {
  * flag, so a press stops the computer's thinking. */
 static sow_stop_flag interrupts;
 
+/* Atomic, not a plain store: any thread may take the signal, and the
+ * engine's threads read the flag as it changes (lock-free atomics are
+ * async-signal-safe). */
 static void on_interrupt(int sig)
 {
+    int saved = errno; /* the interrupted code's */
     if (sig == SIGINT)
-        interrupts = interrupts + 1;
+        __atomic_fetch_add(&interrupts, 1, __ATOMIC_RELAXED);
     else
-        interrupts = 2;
+        __atomic_store_n(&interrupts, 2, __ATOMIC_RELAXED);
+    errno = saved;
+}
+
+/* The presses so far. */
+static int presses(void)
+{
+    return __atomic_load_n(&interrupts, __ATOMIC_RELAXED);
 }
 
 /* A press at the prompt ends read_line's wait; while the computer thinks,
@@ -94,7 +105,7 @@ static int read_line(char *buf, size_t size, int seen)
     size_t len = 0;
     int got = 1;
     for (;;) {
-        if (interrupts > seen) {
+        if (presses() > seen) {
             got = -1;
             break;
         }
@@ -349,7 +360,7 @@ static void cmd_hint(game *G)
     q.pie_opening = G->pie[G->n];
     char why[SOW_WHY];
     sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &q, &ev, why, sizeof why);
-    if (interrupts)
+    if (presses())
         return; /* the caller offers to save and leaves */
     if (e) {
         printf("no hint: %s\n", why);
@@ -425,11 +436,11 @@ static int leave_interrupted(game *G)
         printf("no move played yet: nothing to save\n");
         return EXIT_INTERRUPTED;
     }
-    if (interrupts >= 2 || !isatty(STDIN_FILENO)) {
+    if (presses() >= 2 || !isatty(STDIN_FILENO)) {
         save_somewhere(G, G->save_path);
         return EXIT_INTERRUPTED;
     }
-    int seen = interrupts; /* a press from here is the second */
+    int seen = presses(); /* a press from here is the second */
     printf("save the game to %s? [Y/n, or another file name] ", G->save_path);
     fflush(stdout);
     char answer[4096];
@@ -497,7 +508,7 @@ static bool computer_move(game *G)
         half.deadline = t0 + half.seconds;
         half.pie_opening = false;
         sow_err e = sow_engine_evaluate(G->engine, &cg->pos, &half, &ev, why, sizeof why);
-        if (interrupts)
+        if (presses())
             return false;
         bool losing = !e && (ev.how == SOW_ENGINE_CUT ? ev.upper < 0 : ev.sol.score < 0);
         if (losing) {
@@ -511,7 +522,7 @@ static bool computer_move(game *G)
     bool searched;
     sow_err e = sow_engine_choose(G->engine, &cg->pos, &lim, G->level, &G->rng, &mv, &ev,
                                   &searched, why, sizeof why);
-    if (interrupts)
+    if (presses())
         return false; /* the move found so far is not played: the caller saves */
     if (e) {
         printf("the computer cannot move: %s\n", why);
@@ -668,7 +679,7 @@ int play_interactive(cli_game *cg, const play_options *po)
             printf("%s", help_text);
         } else if (strcmp(cmd, "hint") == 0) {
             cmd_hint(&G);
-            if (interrupts)
+            if (presses())
                 return leave_interrupted(&G);
         } else if (strcmp(cmd, "position") == 0) {
             char text[SOW_POS_TEXT_MAX];
