@@ -1,5 +1,6 @@
 /* index.c - the combinatorial ranking of boards (see sow/index.h and
  * doc/retrograde.md). */
+#include <pthread.h>
 #include <string.h>
 
 #include "sow/index.h"
@@ -21,17 +22,19 @@ static void pascal(uint64_t binom[NMAX + 1][SOW_IDX_MAX_PARTS])
     }
 }
 
+/* Filled once for the process (pthread_once: concurrent first calls, a
+ * match's games starting side by side, must not write it together). */
+static uint64_t binom[NMAX + 1][SOW_IDX_MAX_PARTS];
+static pthread_once_t binom_once = PTHREAD_ONCE_INIT;
+
+static void binom_fill(void)
+{
+    pascal(binom);
+}
+
 void sow_index_init(sow_index *ix, int parts)
 {
-    static uint64_t binom[NMAX + 1][SOW_IDX_MAX_PARTS];
-    static int ready;
-    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-        /* Idempotent: concurrent first calls write the same numbers. */
-        static uint64_t tmp[NMAX + 1][SOW_IDX_MAX_PARTS];
-        pascal(tmp);
-        memcpy(binom, tmp, sizeof binom);
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
+    pthread_once(&binom_once, binom_fill);
     memset(ix, 0, sizeof *ix);
     ix->parts = parts;
     for (int j = 0; j < parts - 1; j++)
