@@ -34,6 +34,8 @@ import tempfile
 import urllib.parse
 import urllib.request
 
+import serve_lib
+
 SOW = sys.argv[1]
 OPTS = dict(zip(sys.argv[2::2], sys.argv[3::2]))
 SHOTS = OPTS.get("--shots")
@@ -320,9 +322,8 @@ def full_game(pg):
 def main():
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
-    server = subprocess.Popen([SOW, "serve", "--port", "0", "--time", "10"], stdout=subprocess.PIPE,
-                              text=True)
-    base = server.stdout.readline().split()[2]
+    server = serve_lib.Server(SOW, "--time", "10", stderr=None)
+    base = server.base + "/"
     profile = tempfile.mkdtemp(prefix="sow-chromium-")
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
@@ -349,8 +350,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        server.wait(timeout=30)
+        server.stop()
         shutil.rmtree(profile, ignore_errors=True)
     print("browser: %d failure(s)" % failures)
     sys.exit(1 if failures else 0)

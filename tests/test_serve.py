@@ -16,7 +16,6 @@ HEAD runs no solve, cross-site requests and foreign Hosts get 403, and
 slow clients (a header line at a time) are cut at --send-time while one
 address holds at most --per-client connections. Exits 77 (skipped) if sow
 was built without libmicrohttpd."""
-import http.client
 import json
 import os
 import socket
@@ -27,6 +26,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+import serve_lib
 
 SOW = sys.argv[1]
 BENCH = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--bench" else None
@@ -41,43 +42,8 @@ def check(cond, what):
     return cond
 
 
-class Server:
-    def __init__(self, *args):
-        self.p = subprocess.Popen([SOW, "serve", "--port", "0"] + list(args),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.p.stdout.readline()
-        if not line.startswith("sow serve: http://"):
-            raise SystemExit("serve did not start: %r %s" % (line, self.p.stderr.read()))
-        self.base = line.split()[2].rstrip("/")
-        self.port = int(self.base.rsplit(":", 1)[1])
-
-    def get(self, path, params=None, timeout=120, headers=None, method="GET"):
-        url = self.base + path + ("?" + urllib.parse.urlencode(params) if params else "")
-        t0 = time.time()
-        try:
-            req = urllib.request.Request(url, headers=headers or {}, method=method)
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                body, status, ctype = r.read(), r.status, r.headers.get("Content-Type", "")
-        except urllib.error.HTTPError as e:
-            body, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
-        except (OSError, http.client.HTTPException) as e:
-            raise RuntimeError("%s: %s" % (url[:200], e)) from e
-        return status, body, ctype, time.time() - t0
-
-    def json(self, path, params=None):
-        status, body, ctype, _ = self.get(path, params)
-        return status, json.loads(body) if ctype.startswith("application/json") else body
-
-    def alive(self):
-        return self.p.poll() is None
-
-    def stop(self):
-        self.p.terminate()
-        try:
-            return self.p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            return self.p.wait()
+def Server(*args):
+    return serve_lib.Server(SOW, *args)
 
 
 def cli_json(*args):

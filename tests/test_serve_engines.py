@@ -17,6 +17,8 @@ import threading
 import urllib.parse
 import urllib.request
 
+import serve_lib
+
 SOW = sys.argv[1]
 failures = 0
 
@@ -42,14 +44,9 @@ def main():
     if "without libmicrohttpd" in probe.stderr:
         print("SKIP: sow was built without libmicrohttpd")
         sys.exit(77)
-    p = subprocess.Popen([SOW, "serve", "--port", "0", "--memory", "24M", "--max-solves", "2",
-                          "--time", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+    sv = serve_lib.Server(SOW, "--memory", "24M", "--max-solves", "2", "--time", "60")
+    base = sv.base
     try:
-        line = p.stdout.readline()
-        if not line.startswith("sow serve: http://"):
-            raise SystemExit("serve did not start: %r" % line)
-        base = line.split()[2].rstrip("/")
         boards = [("kalah", 3, 3, ""), ("chungkala", 4, 2, "1"), ("kalah", 4, 2, "2"),
                   ("kalah", 3, 3, "1"), ("chungkala", 4, 2, "1"), ("kalah", 3, 3, "1")]
         want = {b: cli_values(*b) for b in set(boards)}
@@ -78,10 +75,9 @@ def main():
         for path, b, value, moves in answers:
             check((value, moves) == want[b], "%s %s: %s %s, expected %s" %
                   (path, b, value, moves, want[b]))
-        check(p.poll() is None, "the server is alive")
+        check(sv.alive(), "the server is alive")
     finally:
-        p.terminate()
-        p.wait(timeout=30)
+        sv.stop()
     if failures:
         sys.exit(1)
     print("serve engines: %d answers equal to sow solve's" % (2 * (len(boards) + 4)))

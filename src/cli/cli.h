@@ -43,6 +43,10 @@ void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
 /* Strict integer parsing: the whole string, within [lo, hi]; fails with a
  * message naming `what` otherwise. */
 long cli_int(const char *what, const char *text, long lo, long hi);
+/* The same without exiting (a request's or a protocol line's number):
+ * false with the one-line error in err[0..errsize). */
+bool cli_try_int(const char *what, const char *text, long lo, long hi, long *out, char *err,
+                 size_t errsize);
 
 /* The one way every command reads an evaluation: "full" (the game's
  * default weights, sow_eval_default), "material" (none: a leaf is the

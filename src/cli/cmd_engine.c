@@ -133,11 +133,6 @@ static bool prepare(proto *P)
 
 /* ---- Printing ------------------------------------------------------------ */
 
-static void move_text(sow_move mv, char *buf, size_t size)
-{
-    sow_move_format(mv, buf, size);
-}
-
 static void info_line(void *ctx, const sow_analyse_info *in)
 {
     proto *P = ctx;
@@ -151,7 +146,7 @@ static void info_line(void *ctx, const sow_analyse_info *in)
                           (double)in->nodes / secs, in->seconds * 1000);
     for (int i = 0; i < in->pv_len && n + 16 < sizeof line; i++) {
         char mv[8];
-        move_text(in->pv[i], mv, sizeof mv);
+        sow_move_format(in->pv[i], mv, sizeof mv);
         n += (size_t)snprintf(line + n, sizeof line - n, " %s", mv);
     }
     say(P, "%s", line);
@@ -187,11 +182,11 @@ static void *think(void *arg)
         if (e && e != SOW_E_INTERRUPTED)
             complain(P, "search: %s", why);
         if (in.best >= 0)
-            move_text(in.moves[in.best], best, sizeof best);
+            sow_move_format(in.moves[in.best], best, sizeof best);
         else if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0)
-            move_text(mv[0], best, sizeof best); /* never no answer to a live position */
+            sow_move_format(mv[0], best, sizeof best); /* never no answer to a live position */
     } else if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0) {
-        move_text(mv[0], best, sizeof best);
+        sow_move_format(mv[0], best, sizeof best);
     }
     if (G->infinite) { /* the protocol: bestmove only once stopped */
         pthread_mutex_lock(&P->lock);
@@ -239,19 +234,13 @@ static void cmd_hello(proto *P)
 }
 
 /* A number in [lo, hi], or a complaint naming `what`. */
-static bool number(proto *P, const char *what, const char *text, long long lo, long long hi,
-                   long long *out)
+static bool number(proto *P, const char *what, const char *text, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long long v = text ? strtoll(text, &end, 10) : 0;
-    if (!text || !*text || *end || errno || v < lo || v > hi) {
-        complain(P, "%s: expected a whole number in %lld..%lld, got '%s'", what, lo, hi,
-                 text ? text : "");
-        return false;
-    }
-    *out = v;
-    return true;
+    char err[256];
+    if (cli_try_int(what, text ? text : "", lo, hi, out, err, sizeof err))
+        return true;
+    complain(P, "%s", err);
+    return false;
 }
 
 /* setoption name N [value V] (the name and the value may hold spaces). */
@@ -274,14 +263,14 @@ static void cmd_setoption(proto *P, char **t, int n)
             return;
         }
     }
-    long long v;
+    long v;
     if (is(name, "Threads")) {
         if (number(P, "Threads", value, 1, CLI_THREADS_MAX, &v) && v != P->threads) {
             P->threads = (int)v;
             drop_engine(P); /* the table's threads */
         }
     } else if (is(name, "Memory")) {
-        if (number(P, "Memory (MB)", value, 1, (long long)(CLI_MEMORY_MAX >> 20), &v)) {
+        if (number(P, "Memory (MB)", value, 1, (long)(CLI_MEMORY_MAX >> 20), &v)) {
             P->memory = (uint64_t)v << 20;
             drop_engine(P);
         }
@@ -420,7 +409,8 @@ static void cmd_go(proto *P, char **t, int n)
         return;
     }
     go_params G = {0};
-    long long v, clock[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0;
+    long v;
+    long long clock[2] = {-1, -1}, inc[2] = {0, 0}, togo = 0;
     static const char *const names[] = {"movetime", "depth", "nodes", "wtime", "btime",
                                         "winc", "binc", "movestogo"};
     for (int i = 1; i < n; i++) {
@@ -437,7 +427,7 @@ static void cmd_go(proto *P, char **t, int n)
                         "btime, winc, binc, movestogo, infinite)", t[i]);
             return;
         }
-        long long hi = k == 1 ? SOW_ANALYSE_MAX_DEPTH : (1LL << 50);
+        long hi = k == 1 ? SOW_ANALYSE_MAX_DEPTH : (1L << 50);
         if (!number(P, names[k], t[++i], k <= 2 ? 1 : 0, hi, &v))
             return;
         switch (k) {

@@ -258,8 +258,8 @@ static void fail_game(game_rec *r, game_end end, int loser_is_a, const char *fmt
 
 /* The move of program k (0: A, 1: B) at the game so far, within its time:
  * false (r filled: the game is lost) if it fails. */
-static bool program_move(const match *m, seat *st, int k, const game_rec *r, const double *left,
-                         double budget, sow_move *mv, game_rec *out)
+static bool program_move(const match *m, seat *st, int k, const game_rec *r, const sow_pos *p,
+                         const double *left, double budget, sow_move *mv, game_rec *out)
 {
     const engine *e = m->e[k];
     char why[512], line[512];
@@ -297,11 +297,7 @@ static bool program_move(const match *m, seat *st, int k, const game_rec *r, con
         text++;
     int got = 0;
     sow_move ms[SOW_MAX_MOVES];
-    sow_pos p;
-    sow_game_start(&m->cg->g, &p);
-    for (int i = 0; i < r->n; i++)
-        sow_make(&m->cg->g, &p, r->moves[i]);
-    int nlegal = sow_moves(&m->cg->g, &p, ms);
+    int nlegal = sow_moves(&m->cg->g, p, ms);
     if (sow_moves_parse(&m->cg->g, text, mv, 1, &got) == SOW_OK && got == 1)
         for (int i = 0; i < nlegal; i++)
             if (ms[i] == *mv)
@@ -402,7 +398,7 @@ static void play(const match *m, seat *st, game_rec *r)
             /* wtime is South's clock, btime North's. */
             bool a_south = r->a_side == SOW_SOUTH;
             double wb[2] = {left[a_south ? 0 : 1], left[a_south ? 1 : 0]};
-            ok = program_move(m, st, k, r, wb, m->tm.base > 0 ? left[k] : budget, &mv, r);
+            ok = program_move(m, st, k, r, &p, wb, m->tm.base > 0 ? left[k] : budget, &mv, r);
         } else {
             ok = analysis_move(m, s[k], k, &p, budget, &mv, r);
         }

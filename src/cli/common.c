@@ -108,16 +108,10 @@ void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
 
 long cli_int(const char *what, const char *text, long lo, long hi)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    /* strtol also takes leading blanks and a '+': "the whole string" is a
-     * plain decimal integer, so `--pits ' 4'` is refused like `--pits '4 '`. */
-    const char *digits = text + (text[0] == '-');
-    if (!isdigit((unsigned char)*digits) || *end != '\0' || errno)
-        cli_fail("%s: expected an integer, got '%s'", what, text);
-    if (v < lo || v > hi)
-        cli_fail("%s: %ld is out of range (%ld..%ld)", what, v, lo, hi);
+    char err[256];
+    long v;
+    if (!cli_try_int(what, text, lo, hi, &v, err, sizeof err))
+        cli_fail("%s", err);
     return v;
 }
 
@@ -201,13 +195,14 @@ static const char *read_record(const char *path, char *err, size_t errsize)
     return NULL;
 }
 
-/* The integer rule of cli_int, failing into `err` instead of exiting. */
-static bool try_int(const char *what, const char *text, long lo, long hi, long *out, char *err,
-                    size_t errsize)
+bool cli_try_int(const char *what, const char *text, long lo, long hi, long *out, char *err,
+                 size_t errsize)
 {
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
+    /* strtol also takes leading blanks and a '+': "the whole string" is a
+     * plain decimal integer, so `--pits ' 4'` is refused like `--pits '4 '`. */
     const char *digits = text + (text[0] == '-');
     if (!isdigit((unsigned char)*digits) || *end != '\0' || errno) {
         snprintf(err, errsize, "%s: expected an integer, got '%s'", what, text);
@@ -252,7 +247,7 @@ bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, cha
     int lo = sow_pits_min(id);
     if (cg->pits)
     {
-        if (!try_int("--pits", cg->pits, lo, SOW_MAX_PITS, &v_, err, errsize))
+        if (!cli_try_int("--pits", cg->pits, lo, SOW_MAX_PITS, &v_, err, errsize))
             return false;
         cg->cfg.pits = (int)v_;
     }
@@ -264,7 +259,7 @@ bool cli_game_try_setup(cli_game *cg, bool allow_moves, bool allow_position, cha
     int smax = sow_seeds_max(cg->cfg.pits);
     if (cg->seeds)
     {
-        if (!try_int("--seeds", cg->seeds, 1, smax, &v_, err, errsize))
+        if (!cli_try_int("--seeds", cg->seeds, 1, smax, &v_, err, errsize))
             return false;
         cg->cfg.seeds = (int)v_;
     }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "msg.h"
 #include "mem.h"
 #include "sow/db.h"
 #include "sow/store.h"
@@ -52,7 +53,7 @@ static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *
 {
     if (!opt->keep_partial || k == 0) {
         if (what)
-            sow_db_say(why, why_size, "%s seed count %d", what, k);
+            sow_fail(why, why_size, SOW_E_INTERRUPTED, "%s seed count %d", what, k);
         return SOW_E_INTERRUPTED;
     }
     for (int j = k; j <= db->max_seeds; j++) {
@@ -209,17 +210,18 @@ static sow_err lock_file(const char *file, const sow_db_options *opt, int *out, 
     for (;;) {
         int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0) {
-            sow_db_say(why, n, "cannot create the lock file %s: %s", path, strerror(errno));
-            return SOW_E_IO;
+            return sow_fail(why, n, SOW_E_IO,
+                "cannot create the lock file %s: %s", path, strerror(errno));
         }
         while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             if (errno != EWOULDBLOCK && errno != EINTR) {
-                sow_db_say(why, n, "cannot lock %s: %s", path, strerror(errno));
+                sow_fail(why, n, SOW_E_IO, "cannot lock %s: %s", path, strerror(errno));
                 close(fd);
                 return SOW_E_IO;
             }
             if (time_up(opt)) {
-                sow_db_say(why, n, "interrupted while waiting for the build of pid %ld of %s",
+                sow_fail(why, n, SOW_E_INTERRUPTED,
+                    "interrupted while waiting for the build of pid %ld of %s",
                            lock_holder(fd), file);
                 close(fd);
                 return SOW_E_INTERRUPTED;
@@ -285,13 +287,11 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
     if (e == SOW_E_MISSING)
         return e;
     if (e) {
-        sow_db_say(why, why_size, "%s", w);
-        return e;
+        return sow_fail(why, why_size, e, "%s", w);
     }
     if ((e = sow_db_header_match(&h, g, k, w, sizeof w)) != SOW_OK) {
         sow_db_file_unmap(&pv->map[k]);
-        sow_db_say(why, why_size, "%s: %s", path, w);
-        return e;
+        return sow_fail(why, why_size, e, "%s: %s", path, w);
     }
     /* The store's last use of the file (sow_store_prune): set even where
      * the filesystem keeps no access times; a read-only file stays as is. */
@@ -347,7 +347,7 @@ static sow_err try_level(const sow_game *g, int k, const char *dir, const sow_db
         return SOW_E_MISSING;
     }
     if (e && e != SOW_E_MISSING)
-        sow_db_say(why, why_size, "%s", w);
+        sow_fail(why, why_size, e, "%s", w);
     return e;
 }
 
@@ -365,8 +365,8 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
         if (e == SOW_E_MISSING && opt->no_build) {
             char name[128];
             sow_db_file_name(g, k, name, sizeof name);
-            sow_db_say(why, why_size, "seed count %d is missing: no %s in %s", k, name, dir);
-            return e;
+            return sow_fail(why, why_size, e,
+                "seed count %d is missing: no %s in %s", k, name, dir);
         }
         if (e == SOW_E_MISSING)
             *missing += sow_retro_level_size(g, k);
@@ -402,8 +402,8 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
     }
     int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
     if (!t) {
-        sow_db_say(why, why_size, "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
-        return SOW_E_NOMEM;
+        return sow_fail(why, why_size, SOW_E_NOMEM,
+            "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
     }
     sow_retro_job job = {
         .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
@@ -415,8 +415,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
     if (e == SOW_E_INTERRUPTED)
         return cut_at(db, k, opt, "interrupted while building", why, why_size);
     if (e) {
-        sow_db_say(why, why_size, "cannot build seed count %d", k);
-        return e;
+        return sow_fail(why, why_size, e, "cannot build seed count %d", k);
     }
     double took = sow_retro_clock() - start;
     if (n >= SOW_DB_RATE_MIN && took > 0)
@@ -497,11 +496,11 @@ static sow_err over_budget(const sow_game *g, int max_seeds, size_t need,
     if (need != SIZE_MAX && !(opt->memory && need > opt->memory))
         return SOW_OK;
     /* In GB and in the MB (2^20 bytes) the CLI's --memory counts. */
-    sow_db_say(why, why_size, "the database up to %d seeds on %d pits needs %.2f GB "
+    return sow_fail(why, why_size, SOW_E_NOMEM,
+        "the database up to %d seeds on %d pits needs %.2f GB "
         "(%.0f MB), over the memory budget of %.2f GB (%.0f MB)", max_seeds, g->m,
         (double)need / 1e9, (double)need / 1048576.0, (double)opt->memory / 1e9,
         (double)opt->memory / 1048576.0);
-    return SOW_E_NOMEM;
 }
 
 sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
@@ -514,19 +513,18 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     if (why && why_size)
         why[0] = '\0';
     if (sow_retro_supported(g) != SOW_OK) {
-        sow_db_say(why, why_size, "%s on %d pits has no database", sow_game_name(g->cfg.game),
+        return sow_fail(why, why_size, SOW_E_ARG,
+            "%s on %d pits has no database", sow_game_name(g->cfg.game),
                    g->m);
-        return SOW_E_ARG;
     }
     if (max_seeds < 0) {
-        sow_db_say(why, why_size, "the seed count must be >= 0, not %d", max_seeds);
-        return SOW_E_ARG;
+        return sow_fail(why, why_size, SOW_E_ARG, "the seed count must be >= 0, not %d", max_seeds);
     }
     int lim = sow_retro_max_seeds(g);
     if (max_seeds > lim) {
-        sow_db_say(why, why_size, "%s databases go up to %d seeds (int8 entries), not %d",
+        return sow_fail(why, why_size, SOW_E_LIMIT,
+            "%s databases go up to %d seeds (int8 entries), not %d",
             sow_game_name(g->cfg.game), lim, max_seeds);
-        return SOW_E_LIMIT;
     }
     /* A store: the family's folder in it, made on first use. */
     const char *root = dir && sow_store_is(dir) ? dir : NULL;
@@ -551,18 +549,16 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         if (mkdir(dir, root ? 0700 : 0777) == 0) {
             created = true;
         } else if (errno != EEXIST) {
-            sow_db_say(why, why_size, "cannot create %s: %s", dir, strerror(errno));
-            return SOW_E_IO;
+            return sow_fail(why, why_size, SOW_E_IO, "cannot create %s: %s", dir, strerror(errno));
         }
     }
     struct stat st;
     if (dir && stat(dir, &st) != 0) {
-        sow_db_say(why, why_size, "cannot open the folder %s: %s", dir, strerror(errno));
-        return SOW_E_IO;
+        return sow_fail(why, why_size, SOW_E_IO,
+            "cannot open the folder %s: %s", dir, strerror(errno));
     }
     if (dir && !S_ISDIR(st.st_mode)) {
-        sow_db_say(why, why_size, "%s is not a directory", dir);
-        return SOW_E_IO;
+        return sow_fail(why, why_size, SOW_E_IO, "%s is not a directory", dir);
     }
 
     sow_db *db = calloc(1, sizeof *db);
@@ -570,7 +566,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     if (!db || !pv) {
         free(db);
         free(pv);
-        sow_db_say(why, why_size, "out of memory");
+        sow_fail(why, why_size, SOW_E_NOMEM, "out of memory");
         if (created)
             rmdir(dir);
         return SOW_E_NOMEM;

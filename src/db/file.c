@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include "file.h"
+#include "msg.h"
 
 /* Header, 64 bytes, every field little-endian:
  *
@@ -37,16 +38,6 @@
  *    64   .   payload: `entries` bytes
  */
 static const uint8_t magic[8] = {'S', 'O', 'W', 'D', 'B', '\r', '\n', 0x1a};
-
-void sow_db_say(char *why, size_t n, const char *fmt, ...)
-{
-    if (!why || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, n, fmt, ap);
-    va_end(ap);
-}
 
 static void put32(uint8_t *b, uint32_t v)
 {
@@ -106,18 +97,17 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
                       size_t n)
 {
     if (memcmp(b, magic, 8) != 0) {
-        sow_db_say(why, n, "%s: not a sow database file (bad magic)", path);
-        return SOW_E_FORMAT;
+        return sow_fail(why, n, SOW_E_FORMAT, "%s: not a sow database file (bad magic)", path);
     }
     if (header_check(b) != get32(b + 44)) {
-        sow_db_say(why, n, "%s: the header is corrupt (header check mismatch)", path);
-        return SOW_E_CHECKSUM;
+        return sow_fail(why, n, SOW_E_CHECKSUM,
+            "%s: the header is corrupt (header check mismatch)", path);
     }
     h->version = get32(b + 8);
     if (h->version != SOW_DB_VERSION || get32(b + 12) != SOW_DB_HEADER_SIZE) {
-        sow_db_say(why, n, "%s: format version %u is not supported (this sow reads version %d)",
+        return sow_fail(why, n, SOW_E_FORMAT,
+            "%s: format version %u is not supported (this sow reads version %d)",
             path, h->version, SOW_DB_VERSION);
-        return SOW_E_FORMAT;
     }
     h->game = (sow_game_id)get32(b + 16);
     h->m = (int)get32(b + 20);
@@ -137,8 +127,7 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
                            ? sow_toguz_level_count(h->m, !(h->variant & SOW_VAR_NO_TUZDIK),
                                                    h->seeds)
                            : sow_index_count(2 * h->m, h->seeds))) {
-        sow_db_say(why, n, "%s: the header's parameters are inconsistent", path);
-        return SOW_E_FORMAT;
+        return sow_fail(why, n, SOW_E_FORMAT, "%s: the header's parameters are inconsistent", path);
     }
     return SOW_OK;
 }
@@ -156,17 +145,17 @@ sow_err sow_db_header_match(const sow_db_header *h, const sow_game *g, int k, ch
             snprintf(got, sizeof got, "game %d m %d variant %#x", (int)h->game, h->m,
                      h->variant);
         sow_db_file_name(g, k, want, sizeof want);
-        sow_db_say(why, n, "the file holds %s, not %s (other game, board or variant)", got, want);
-        return SOW_E_MISMATCH;
+        return sow_fail(why, n, SOW_E_MISMATCH,
+            "the file holds %s, not %s (other game, board or variant)", got, want);
     }
     if (h->seeds != k) {
-        sow_db_say(why, n, "the file holds seed count %d, expected %d", h->seeds, k);
-        return SOW_E_MISMATCH;
+        return sow_fail(why, n, SOW_E_MISMATCH,
+            "the file holds seed count %d, expected %d", h->seeds, k);
     }
     if (h->score_scale != g->score_scale) {
-        sow_db_say(why, n, "the file's score scale %d is not the game's %d", h->score_scale,
+        return sow_fail(why, n, SOW_E_MISMATCH,
+            "the file's score scale %d is not the game's %d", h->score_scale,
             g->score_scale);
-        return SOW_E_MISMATCH;
     }
     return SOW_OK;
 }
@@ -201,8 +190,7 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
 
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        sow_db_say(why, n, "cannot create %s: %s", tmp, strerror(errno));
-        return SOW_E_IO;
+        return sow_fail(why, n, SOW_E_IO, "cannot create %s: %s", tmp, strerror(errno));
     }
     sow_err e = write_all(fd, hb, sizeof hb);
     if (!e)
@@ -220,8 +208,7 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
     }
     if (e) {
         unlink(tmp);
-        sow_db_say(why, n, "cannot write %s: %s", path, strerror(saved));
-        return e;
+        return sow_fail(why, n, e, "cannot write %s: %s", path, strerror(saved));
     }
     /* The rename itself is durable only once the directory is synced. */
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -238,25 +225,26 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     memset(map, 0, sizeof *map);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        sow_db_say(why, n, "cannot open %s: %s", path, strerror(errno));
-        return errno == ENOENT ? SOW_E_MISSING : SOW_E_IO;
+        sow_err e = errno == ENOENT ? SOW_E_MISSING : SOW_E_IO;
+        return sow_fail(why, n, e, "cannot open %s: %s", path, strerror(errno));
     }
     struct stat st;
     uint8_t hb[SOW_DB_HEADER_SIZE];
     if (fstat(fd, &st) != 0) {
-        sow_db_say(why, n, "cannot stat %s: %s", path, strerror(errno));
+        sow_fail(why, n, SOW_E_IO, "cannot stat %s: %s", path, strerror(errno));
         close(fd);
         return SOW_E_IO;
     }
     /* A folder under a file's name is no damaged file to rebuild. */
     if (!S_ISREG(st.st_mode)) {
-        sow_db_say(why, n, "%s is not a regular file", path);
+        sow_fail(why, n, SOW_E_IO, "%s is not a regular file", path);
         close(fd);
         return SOW_E_IO;
     }
     if (st.st_size < SOW_DB_HEADER_SIZE ||
         pread(fd, hb, sizeof hb, 0) != (ssize_t)sizeof hb) {
-        sow_db_say(why, n, "%s: truncated (%lld bytes, shorter than the %d-byte header)", path,
+        sow_fail(why, n, SOW_E_FORMAT,
+            "%s: truncated (%lld bytes, shorter than the %d-byte header)", path,
             (long long)st.st_size, SOW_DB_HEADER_SIZE);
         close(fd);
         return SOW_E_FORMAT;
@@ -268,7 +256,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     }
     uint64_t want = SOW_DB_HEADER_SIZE + h->entries;
     if ((uint64_t)st.st_size != want) {
-        sow_db_say(why, n, "%s: %s (%lld bytes, the header says %llu)", path,
+        sow_fail(why, n, SOW_E_FORMAT, "%s: %s (%lld bytes, the header says %llu)", path,
             (uint64_t)st.st_size < want ? "truncated" : "has trailing bytes",
             (long long)st.st_size, (unsigned long long)want);
         close(fd);
@@ -277,8 +265,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     void *base = mmap(NULL, (size_t)want, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (base == MAP_FAILED) {
-        sow_db_say(why, n, "cannot map %s: %s", path, strerror(errno));
-        return SOW_E_IO;
+        return sow_fail(why, n, SOW_E_IO, "cannot map %s: %s", path, strerror(errno));
     }
     map->base = base;
     map->len = (size_t)want;
@@ -286,7 +273,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     if (!skip_payload) {
         madvise(base, map->len, MADV_SEQUENTIAL);
         if (XXH64(map->data, h->entries, 0) != h->checksum) {
-            sow_db_say(why, n, "%s: checksum mismatch (the file is corrupt)", path);
+            sow_fail(why, n, SOW_E_CHECKSUM, "%s: checksum mismatch (the file is corrupt)", path);
             sow_db_file_unmap(map);
             return SOW_E_CHECKSUM;
         }

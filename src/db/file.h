@@ -6,9 +6,6 @@
 
 #include "sow/db.h"
 
-/* Writes a one-line reason into why[0..n) (nothing if why is NULL). */
-void sow_db_say(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /* Writes header + payload to dir/name through a temporary name in dir
  * (name.tmp.PID), fsyncs the file, renames it into place and fsyncs dir.
  * h->checksum is computed here. */

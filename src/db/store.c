@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "msg.h"
 #include "sow/store.h"
 
 sow_err sow_store_default(char *buf, size_t size, char *why, size_t why_size)
@@ -25,13 +26,12 @@ sow_err sow_store_default(char *buf, size_t size, char *why, size_t why_size)
     else if (home && *home)
         len = snprintf(buf, size, "%s/.cache/sow", home);
     else {
-        sow_db_say(why, why_size, "no database store: set SOW_DB, XDG_CACHE_HOME or HOME "
+        return sow_fail(why, why_size, SOW_E_IO,
+            "no database store: set SOW_DB, XDG_CACHE_HOME or HOME "
                    "(or give --db DIR, or --no-db)");
-        return SOW_E_IO;
     }
     if (len < 0 || (size_t)len >= size) {
-        sow_db_say(why, why_size, "the database store's path is too long");
-        return SOW_E_IO;
+        return sow_fail(why, why_size, SOW_E_IO, "the database store's path is too long");
     }
     return SOW_OK;
 }
@@ -74,7 +74,7 @@ static sow_err write_mark(const char *root, uint64_t max_bytes, char *why, size_
     if (f && fclose(f) != 0)
         ok = false;
     if (!ok || rename(tmp, p) != 0) {
-        sow_db_say(why, why_size, "cannot write %s: %s", p, strerror(errno));
+        sow_fail(why, why_size, SOW_E_IO, "cannot write %s: %s", p, strerror(errno));
         unlink(tmp);
         return SOW_E_IO;
     }
@@ -86,14 +86,12 @@ sow_err sow_store_init(const char *root, char *why, size_t why_size)
     if (sow_store_is(root))
         return SOW_OK;
     if (make_path(root, 0700) != 0) {
-        sow_db_say(why, why_size, "cannot create the database store %s: %s", root,
+        return sow_fail(why, why_size, SOW_E_IO, "cannot create the database store %s: %s", root,
                    strerror(errno));
-        return SOW_E_IO;
     }
     struct stat st;
     if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        sow_db_say(why, why_size, "the database store %s is not a directory", root);
-        return SOW_E_IO;
+        return sow_fail(why, why_size, SOW_E_IO, "the database store %s is not a directory", root);
     }
     return write_mark(root, 0, why, why_size);
 }
@@ -190,9 +188,8 @@ sow_err sow_store_list(const char *root, sow_store_level **out, size_t *n, char 
     *n = 0;
     DIR *d = opendir(root);
     if (!d) {
-        sow_db_say(why, why_size, "cannot read the database store %s: %s", root,
+        return sow_fail(why, why_size, SOW_E_IO, "cannot read the database store %s: %s", root,
                    strerror(errno));
-        return SOW_E_IO;
     }
     size_t cap = 0;
     struct dirent *e;
@@ -205,8 +202,7 @@ sow_err sow_store_list(const char *root, sow_store_level **out, size_t *n, char 
         free(*out);
         *out = NULL;
         *n = 0;
-        sow_db_say(why, why_size, "out of memory");
-        return SOW_E_NOMEM;
+        return sow_fail(why, why_size, SOW_E_NOMEM, "out of memory");
     }
     if (*n > 1)
         qsort(*out, *n, sizeof **out, cmp_level);
