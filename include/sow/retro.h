@@ -47,6 +47,7 @@ typedef struct sow_retro_job {
     sow_progress base;         /* all_done/all_total/max_seeds/seconds offset for reports */
     double t0;                 /* clock origin of `seconds` (sow_retro_clock) */
     const sow_stop_flag *stop; /* if not NULL and set: stop, SOW_E_INTERRUPTED */
+    double deadline;           /* > 0: stop the same way once sow_retro_clock() reaches it */
     /* Experimental: for tests and tools; may change without notice. A level
      * with fewer positions per potential is built by one thread; 0: 16384
      * (tests set 1, to run the threaded path on small levels). A field

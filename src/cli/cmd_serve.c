@@ -580,8 +580,9 @@ int cmd_serve(int argc, char **argv)
     fflush(stdout);
     while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         sigsuspend(&old);
-    MHD_stop_daemon(d);
+    MHD_stop_daemon(d); /* waits for the requests in progress */
     guard_stop(&guard);
+    serve_engines_free(sv.engines);
     sem_destroy(&sv.slots);
     printf("sow serve: stopped\n");
     return 0;

@@ -124,7 +124,7 @@ void play_words_eval(const sow_game *g, const play_voice *v, const sow_engine_an
         add(buf, size, "I have not finished: %s", w);
     } else {
         play_words_estimate(g, v, ev->sol.score, w, sizeof w);
-        add(buf, size, "%s (an estimate, %d moves ahead)", w, ev->depth);
+        add(buf, size, "%s (an estimate, %d move%s ahead)", w, ev->depth, ev->depth == 1 ? "" : "s");
     }
 }
 

@@ -61,6 +61,19 @@ static void entry_free(entry *x)
     free(x);
 }
 
+void serve_engines_free(serve_engines *se)
+{
+    if (!se)
+        return;
+    while (se->list) {
+        entry *x = se->list;
+        se->list = x->next;
+        entry_free(x);
+    }
+    pthread_mutex_destroy(&se->mu);
+    free(se);
+}
+
 /* Removes the least recently used entry nobody holds (not `keep`):
  * false when there is none. Under se->mu. */
 static bool evict_one(serve_engines *se, const entry *keep)

@@ -20,6 +20,9 @@ typedef struct serve_engines serve_engines;
 serve_engines *serve_engines_new(uint64_t total, uint64_t each, const char *db_dir,
                                  const sow_stop_flag *stop);
 
+/* Frees every engine; none may be taken (the server has stopped). */
+void serve_engines_free(serve_engines *se);
+
 /* The engine of cg's board, for this request alone until
  * serve_engine_give: waits for a request on the same board until
  * `deadline` (cli_now's clock). NULL with why when it stayed busy or

@@ -2,7 +2,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,80 +64,6 @@ static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *
     db->max_seeds = k - 1;
     db->priv->cut = true;
     return SOW_OK;
-}
-
-/* The stop flag a build watches when there is a deadline: set by a thread
- * once the deadline passes or opt->stop is set, since the builder polls
- * one flag only. */
-typedef struct watch {
-    const sow_db_options *opt;
-    sow_stop_flag flag;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool done;
-    pthread_t th;
-} watch;
-
-static void *watch_run(void *arg)
-{
-    watch *w = arg;
-    pthread_mutex_lock(&w->mu);
-    while (!w->done) {
-        if (time_up(w->opt)) {
-            __atomic_store_n(&w->flag, 1, __ATOMIC_RELAXED);
-            break;
-        }
-        /* Polled: the caller's *stop is set by a signal handler. */
-        double left = w->opt->deadline - sow_retro_clock();
-        double nap = left < 0.01 ? (left > 0 ? left : 0) : 0.01;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        long ns = ts.tv_nsec + (long)(nap * 1e9);
-        ts.tv_sec += ns / 1000000000;
-        ts.tv_nsec = ns % 1000000000;
-        pthread_cond_timedwait(&w->cv, &w->mu, &ts);
-    }
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
-}
-
-static bool watch_start(watch *w, const sow_db_options *opt)
-{
-    *w = (watch){.opt = opt};
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->cv, NULL);
-    if (pthread_create(&w->th, NULL, watch_run, w) == 0)
-        return true;
-    pthread_cond_destroy(&w->cv);
-    pthread_mutex_destroy(&w->mu);
-    return false;
-}
-
-static void watch_stop(watch *w)
-{
-    pthread_mutex_lock(&w->mu);
-    w->done = true;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->th, NULL);
-    pthread_cond_destroy(&w->cv);
-    pthread_mutex_destroy(&w->mu);
-}
-
-/* Builds seed count k into t, stopping at opt's deadline as on *stop. */
-static sow_err build_level(sow_retro_job *job, const sow_db_options *opt)
-{
-    watch w;
-    bool watched = opt->deadline > 0;
-    if (watched) {
-        if (!watch_start(&w, opt))
-            return SOW_E_NOMEM;
-        job->stop = &w.flag;
-    }
-    sow_err e = sow_retro_build(job);
-    if (watched)
-        watch_stop(&w);
-    return e;
 }
 
 unsigned sow_db_variant(const sow_game *g)
@@ -409,9 +334,10 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
         .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
         .threads = opt->threads, .progress = opt->progress,
         .progress_ctx = opt->progress_ctx, .base = b->base, .t0 = b->t0, .stop = opt->stop,
+        .deadline = opt->deadline,
     };
     double start = sow_retro_clock();
-    sow_err e = build_level(&job, opt);
+    sow_err e = sow_retro_build(&job);
     if (e == SOW_E_INTERRUPTED)
         return cut_at(db, k, opt, "interrupted while building", why, why_size);
     if (e) {

@@ -83,6 +83,12 @@ double sow_retro_clock(void)
     return sow_now();
 }
 
+bool sow_retro_job_stopped(const sow_retro_job *job)
+{
+    return (job->stop && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) ||
+           (job->deadline > 0 && sow_retro_clock() >= job->deadline);
+}
+
 int sow_retro_max_seeds(const sow_game *g)
 {
     int k = (INT8_MAX - (g->tiebreak ? 1 : 0)) / g->score_scale;
@@ -617,7 +623,7 @@ sow_err sow_retro_build(const sow_retro_job *job)
                     uint32_t b0 = RB->grp[pb], b1 = RB->grp[pb + 1];
                     if (a0 == a1 || b0 == b1)
                         continue;
-                    if (job->stop && __atomic_load_n(job->stop, __ATOMIC_RELAXED)) {
+                    if (sow_retro_job_stopped(job)) {
                         __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
                         continue;
                     }

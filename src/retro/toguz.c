@@ -319,7 +319,7 @@ static bool comp_update(const comp *c, uint64_t i)
  * `next`. A position whose successors did not change since its last
  * update cannot change, so when a round marks nothing every position
  * satisfies its equation: the least fixpoint, as with full sweeps. */
-static sow_err comp_solve(const comp *c, int threads, const sow_stop_flag *stop)
+static sow_err comp_solve(const comp *c, int threads, const sow_retro_job *job)
 {
     uint64_t words = (c->n + 63) / 64, wchunk = CHUNK / 64;
     uint64_t chunks = (words + wchunk - 1) / wchunk;
@@ -349,7 +349,7 @@ static sow_err comp_solve(const comp *c, int threads, const sow_stop_flag *stop)
         }
         if (!any)
             return SOW_OK;
-        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+        if (sow_retro_job_stopped(job))
             return SOW_E_INTERRUPTED;
         uint64_t *t = cur;
         cur = next;
@@ -432,7 +432,7 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
         int th = c.n < (job->serial_below ? job->serial_below : 8 * CHUNK) ? 1 : threads;
         comp_expand(&c, th);
         comp_preds(&c, th);
-        err = comp_solve(&c, th, job->stop);
+        err = comp_solve(&c, th, job);
         for (int bk = 0; bk < c.nb && !err; bk++)
             for (uint64_t r = 0; r < c.n0; r++) {
                 uint64_t i = (uint64_t)bk * c.n0 + r;

@@ -4,6 +4,9 @@
 
 #include "sow/retro.h"
 
+/* Is the job to stop now (its stop flag set, or its deadline past)? */
+bool sow_retro_job_stopped(const sow_retro_job *job);
+
 /* sow_retro_build for a Toguz game (doc/retrograde.md, "Toguz"). */
 sow_err sow_retro_build_toguz(const sow_retro_job *job);
 
