@@ -133,8 +133,9 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
  * biggest database that fits the memory beside the table (with the
  * builder's scratch on games that cycle) and whose modelled build of the
  * seed counts db_dir lacks takes at most a quarter of the time left
- * (without a time: the trial's 2 s). An analysis stops in time while a build does not, and the
- * oracle only helps once the search reaches its seeds, hence the share.
+ * (without a time, as under a depth limit: none, so only the levels
+ * db_dir holds). An analysis stops in time while a build does not, and
+ * the oracle only helps once the search reaches its seeds, hence the share.
  * Fills db_seeds, db_bytes, db_budget, root_in_db, tt_mb and why_db;
  * never a trial. Unlike sow_plan_make, any board is accepted (an
  * analysis needs no exact key). Errors as sow_plan_make's, but never

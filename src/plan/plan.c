@@ -419,7 +419,9 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
 {
     int board = out->board_seeds, k = 0;
     const sow_limits *P = &out->limits;
-    double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : TRIAL_SECONDS;
+    /* Without a time (a depth or node limit) the search's length is
+     * unknown and may be a blink: only what the folder holds (builds: 0 s). */
+    double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : 0;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
     uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + plan_search_bytes(g, P);
     uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
@@ -435,13 +437,19 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
     if (k == 0)
         snprintf(out->why_db, sizeof out->why_db,
                  board == 0 ? "no database: no seeds on the board"
-                            : "no database: none builds within %.2f s (a quarter of the "
-                              "time left) beside the table",
+                 : !isfinite(left) ? "no database: none in the folder fits beside the table "
+                                     "(no time given: an analysis builds none)"
+                                   : "no database: none builds within %.2f s (a quarter of "
+                                     "the time left) beside the table",
                  budget);
     else
         snprintf(out->why_db, sizeof out->why_db,
-                 "database up to %d seeds (%.0f MB, %.1f s modelled): the biggest that "
-                 "builds within %.2f s (a quarter of the time left) beside the table", k,
+                 isfinite(left) ? "database up to %d seeds (%.0f MB, %.1f s modelled): the "
+                                  "biggest that builds within %.2f s (a quarter of the time "
+                                  "left) beside the table"
+                                : "database up to %d seeds (%.0f MB, %.1f s modelled): the "
+                                  "biggest the folder holds that fits beside the table "
+                                  "(no time given: an analysis builds none)", k,
                  plan_mib(sow_db_bytes(g, k)),
                  plan_missing_build_seconds(g, P->threads, k, have),
                  budget);
