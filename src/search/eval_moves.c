@@ -8,6 +8,7 @@
  * in every hole) and k = s % L more in holes start+1 .. start+k; the last
  * lands in hole start+k (mod L). A hole's count after the sowing is its
  * count before (0 for the origin) + laps + (1 if it is among the k).
+ * laps by the ring's reciprocal, as sowing does (sow/game.h).
  *
  * Two cases keep the full move: relay sowing (Congkak: where the last seed
  * lands depends on the counts met on the way) and a position where a move
@@ -45,7 +46,7 @@ static inline int after(const sow_game *g, const sow_pos *p, int b, int from, in
 static int store_gain(const sow_game *g, const sow_pos *p, int i, bool *again)
 {
     int m = g->m, L = g->ring_len, s = p->b[i];
-    int laps = s / L, k = s - laps * L, r = i + k >= L ? i + k - L : i + k;
+    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L, r = i + k >= L ? i + k - L : i + k;
     int gain = laps + (k > 0 && i + k >= m); /* the store is hole m > i */
     *again = r == m;
     if (r < m && g->landing == SOW_LAND_CAPTURE && after(g, p, r, i, i, laps, k) == 1) {
@@ -63,7 +64,7 @@ static int toguz_gain(const sow_game *g, const sow_pos *p, int i)
 {
     int L = g->ring_len, s = p->b[i];
     int start = s == 1 ? i : (i == 0 ? L - 1 : i - 1);
-    int laps = s / L, k = s - laps * L, r = start + k >= L ? start + k - L : start + k;
+    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L, r = start + k >= L ? start + k - L : start + k;
     int gain = 0, t = p->b[SOW_B_TUZDIK];
     if (t) /* seeds sown into her tuzdik are hers */
         gain += after(g, p, SOW_HALF + t - 1, i, start, laps, k);
