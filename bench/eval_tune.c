@@ -110,7 +110,8 @@ static bool exact_future(tune *t, const sow_pos *leaf, int seeds, bool *solved, 
     sow_search_result r;
     if (sow_search_solve(t->solver, leaf, &r) != SOW_OK)
         return false;
-    *future = r.sol.score - (leaf->b[SOW_B_STORE] - leaf->b[SOW_HALF + SOW_B_STORE]) * t->g.score_scale;
+    int banked = leaf->b[SOW_B_STORE] - leaf->b[SOW_HALF + SOW_B_STORE];
+    *future = r.sol.score - banked * t->g.score_scale;
     return true;
 }
 

@@ -114,6 +114,7 @@ int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
     if (w->tuzdik)
         v += w->tuzdik * ((p->b[SOW_B_TUZDIK] != 0) - (p->b[SOW_HALF + SOW_B_TUZDIK] != 0));
     if (w->decided)
-        v += w->decided * ((2 * p->b[SOW_B_STORE] > all) - (2 * p->b[SOW_HALF + SOW_B_STORE] > all));
+        v += w->decided *
+             ((2 * p->b[SOW_B_STORE] > all) - (2 * p->b[SOW_HALF + SOW_B_STORE] > all));
     return to_score(g, v);
 }

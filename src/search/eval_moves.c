@@ -46,7 +46,8 @@ static inline int after(const sow_game *g, const sow_pos *p, int b, int from, in
 static int store_gain(const sow_game *g, const sow_pos *p, int i, bool *again)
 {
     int m = g->m, L = g->ring_len, s = p->b[i];
-    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L, r = i + k >= L ? i + k - L : i + k;
+    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L;
+    int r = i + k >= L ? i + k - L : i + k;
     int gain = laps + (k > 0 && i + k >= m); /* the store is hole m > i */
     *again = r == m;
     if (r < m && g->landing == SOW_LAND_CAPTURE && after(g, p, r, i, i, laps, k) == 1) {
@@ -64,7 +65,8 @@ static int toguz_gain(const sow_game *g, const sow_pos *p, int i)
 {
     int L = g->ring_len, s = p->b[i];
     int start = s == 1 ? i : (i == 0 ? L - 1 : i - 1);
-    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L, r = start + k >= L ? start + k - L : start + k;
+    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L;
+    int r = start + k >= L ? start + k - L : start + k;
     int gain = 0, t = p->b[SOW_B_TUZDIK];
     if (t) /* seeds sown into her tuzdik are hers */
         gain += after(g, p, SOW_HALF + t - 1, i, start, laps, k);
@@ -104,7 +106,8 @@ void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain)
     sow_pos q = *p;
     sow_pos_swap(&q);
     unsigned opp = sow_i_pit_mask(g, &q);
-    if (g->landing == SOW_LAND_RELAY || (g->landing != SOW_LAND_TOGUZ && !g->ring_has_store) ||
+    if (g->landing == SOW_LAND_RELAY ||
+        (g->landing != SOW_LAND_TOGUZ && !g->ring_has_store) ||
         __builtin_popcount(own) <= 2 || __builtin_popcount(opp) <= 1) {
         move_terms_made(g, p, extra, gain);
         return;
