@@ -330,6 +330,7 @@ int main(int argc, char **argv)
     tune t = {.db_seeds = 12, .min_seeds = -1, .positions = 20000, .horizon = 8, .threads = 1};
     const char *variant = "";
     int m = 0, n = 0, x = 1, o;
+    opterr = 0; /* one line of our own for bad input */
     while ((o = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         bool ok = true;
         switch (o) {
@@ -344,7 +345,7 @@ int main(int argc, char **argv)
         case 'x': ok = int_arg(optarg, 0, 1 << 30, &x); break;
         case 't': ok = int_arg(optarg, 1, 256, &t.threads); break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return bad("unknown option or missing value (see --help)");
         }
         if (!ok)
             return bad("bad value for an option (see --help)");

@@ -39,7 +39,7 @@ assert a["solved"] > 0, a
 assert a == b, (a, b)
 PY
 
-for bad in "nosuch" "kalah --positions 0" "kalah --pits 99" "kalah --min-seeds 50 --db-seeds 8" ""; do
+for bad in "nosuch" "kalah --nosuch" "kalah --seed" "kalah --positions 0" "kalah --pits 99" "kalah --min-seeds 50 --db-seeds 8" ""; do
   set +e
   # shellcheck disable=SC2086
   "$tune" $bad >/dev/null 2>"$tmp/err"
