@@ -55,7 +55,10 @@ typedef struct sow_eval_params {
     int row, mobility, extra, capture, tuzdik, decided; /* hundredths of a seed */
 } sow_eval_params;
 
-/* The default weights for game g (those that do not apply to g are 0). */
+/* The default weights for game g: those fitted against exact values for
+ * its game and pit count (scripts/eval-fit, results/strength.md,
+ * "Evaluation"), else the hand weights below; those that do not apply to
+ * g's rules are 0. */
 void sow_eval_default(const sow_game *g, sow_eval_params *out);
 
 /* The evaluation of p (not finished) for its mover, score units (margin *
@@ -117,5 +120,31 @@ typedef struct sow_analyse_options {
  * for a line longer than the search stack. Not reentrant on one s. */
 sow_err sow_analyse(sow_search *s, const sow_pos *p, const sow_analyse_options *opt,
                     sow_analyse_info *out);
+
+/* ---- Experimental: for tests and tools; may change without notice -----
+ * (seen with SOW_EXPERIMENTAL defined: sow/version.h, "API tiers") */
+#ifdef SOW_EXPERIMENTAL
+
+/* The terms, in the order of sow_eval_params's fields. */
+enum {
+    SOW_EVAL_ROW, SOW_EVAL_MOBILITY, SOW_EVAL_EXTRA, SOW_EVAL_CAPTURE, SOW_EVAL_TUZDIK,
+    SOW_EVAL_DECIDED, SOW_EVAL_TERMS
+};
+
+/* The weights chosen by matches before the fit (doc/experiments.md,
+ * "Evaluation weights by match results"), those that apply to g. */
+void sow_eval_hand(const sow_game *g, sow_eval_params *out);
+
+/* Zeroes the weights of w that do not apply to g's rules: row where the
+ * rows are not swept, extra without a store in the ring, tuzdik without
+ * claims. */
+void sow_eval_applicable(const sow_game *g, sow_eval_params *w);
+
+/* Each term of p (not finished) unweighted, the mover's minus the
+ * opponent's: sow_eval(g, p, w) is the rounded sum of w's field k times
+ * out[k], times g->score_scale / 100. Thread-safe. */
+void sow_eval_terms(const sow_game *g, const sow_pos *p, int out[SOW_EVAL_TERMS]);
+
+#endif /* SOW_EXPERIMENTAL */
 
 #endif

@@ -1,9 +1,10 @@
 /* eval.c - the horizon's evaluation (terms and their reasons: sow/analyse.h). */
+#include "eval_internal.h"
 #include "rules_inline.h"
-#include "sow/analyse.h"
 
-/* Default weights, hundredths of a seed; the matches that chose them (an
- * ablation per term): doc/experiments.md, "Evaluation weights by match results". */
+/* The weights before the fit, hundredths of a seed, for a board the fit
+ * did not cover; the matches that chose them (an ablation per term):
+ * doc/experiments.md, "Evaluation weights by match results". */
 #define W_ROW 25
 #define W_MOBILITY 10
 #define W_EXTRA 50
@@ -11,54 +12,109 @@
 #define W_TUZDIK 300
 #define W_DECIDED 200
 
+void sow_eval_hand(const sow_game *g, sow_eval_params *out)
+{
+    out->row = W_ROW;
+    out->mobility = W_MOBILITY;
+    out->extra = W_EXTRA;
+    out->capture = W_CAPTURE;
+    out->tuzdik = W_TUZDIK;
+    out->decided = W_DECIDED;
+    sow_eval_applicable(g, out);
+}
+
+void sow_eval_applicable(const sow_game *g, sow_eval_params *w)
+{
+    if (!g->sweep)
+        w->row = 0; /* unswept rows are nobody's (on Chungkala it lost badly) */
+    if (!g->ring_has_store)
+        w->extra = 0;
+    if (!g->tuzdik)
+        w->tuzdik = 0;
+}
+
+/* The fitted entry for g's game and pit count, else the game's entry for
+ * any m, else the hand weights. Keyed by the game table's id and m, never
+ * by a name; the terms that do not apply to g's rules stay 0. */
 void sow_eval_default(const sow_game *g, sow_eval_params *out)
 {
-    out->row = g->sweep ? W_ROW : 0;
-    out->mobility = W_MOBILITY;
-    out->extra = g->ring_has_store ? W_EXTRA : 0;
-    out->capture = W_CAPTURE;
-    out->tuzdik = g->tuzdik ? W_TUZDIK : 0;
-    out->decided = W_DECIDED;
-}
-
-/* The terms of the half-0 player (the mover of p), hundredths of a seed.
- * `all` is every seed of the game (pits and stores). */
-static int side_terms(const sow_game *g, const sow_pos *p, const sow_eval_params *w, int all)
-{
-    int v = 0;
-    if (w->row)
-        v += w->row * sow_i_row_sum(g, p, 0);
-    if (w->tuzdik && p->b[SOW_B_TUZDIK])
-        v += w->tuzdik;
-    if (w->decided && 2 * p->b[SOW_B_STORE] > all)
-        v += w->decided;
-    if (w->mobility)
-        v += w->mobility * __builtin_popcount(sow_i_pit_mask(g, p));
-    if (w->extra || w->capture) {
-        sow_move ms[SOW_MAX_MOVES];
-        int n = sow_i_moves(g, p, ms), extra = 0, gain = 0;
-        for (int i = 0; i < n; i++) {
-            sow_pos q = *p;
-            sow_i_make(g, &q, ms[i]);
-            bool again = sow_pos_to_move(&q) == sow_pos_to_move(p);
-            int banked = q.b[(again ? 0 : SOW_HALF) + SOW_B_STORE] - p->b[SOW_B_STORE];
-            if (again && !sow_i_over(g, &q))
-                extra++;
-            if (banked > gain)
-                gain = banked;
+    const eval_fit *any = NULL;
+    for (const eval_fit *f = eval_fitted; f->game != SOW_GAME_COUNT; f++) {
+        if (f->game != g->cfg.game)
+            continue;
+        if (f->m == g->m) {
+            *out = f->w;
+            sow_eval_applicable(g, out);
+            return;
         }
-        v += w->extra * extra + w->capture * gain;
+        if (f->m == 0)
+            any = f;
     }
-    return v;
+    if (!any) {
+        sow_eval_hand(g, out);
+        return;
+    }
+    *out = any->w;
+    sow_eval_applicable(g, out);
 }
 
-int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
+/* The half-0 player's (p's mover's) terms; `all` is every seed of the game
+ * (pits and stores). */
+static void side_terms(const sow_game *g, const sow_pos *p, int all, int t[SOW_EVAL_TERMS])
 {
-    int all = sow_i_seeds_on_board(g, p) + p->b[SOW_B_STORE] +
-              p->b[SOW_HALF + SOW_B_STORE];
+    t[SOW_EVAL_ROW] = sow_i_row_sum(g, p, 0);
+    t[SOW_EVAL_MOBILITY] = __builtin_popcount(sow_i_pit_mask(g, p));
+    eval_move_terms(g, p, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
+    t[SOW_EVAL_TUZDIK] = p->b[SOW_B_TUZDIK] != 0;
+    t[SOW_EVAL_DECIDED] = 2 * p->b[SOW_B_STORE] > all;
+}
+
+static int all_seeds(const sow_game *g, const sow_pos *p)
+{
+    return sow_i_seeds_on_board(g, p) + p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
+}
+
+void sow_eval_terms(const sow_game *g, const sow_pos *p, int out[SOW_EVAL_TERMS])
+{
+    int a[SOW_EVAL_TERMS], b[SOW_EVAL_TERMS], all = all_seeds(g, p);
     sow_pos q = *p;
     sow_pos_swap(&q);
-    int c = (side_terms(g, p, w, all) - side_terms(g, &q, w, all)) * g->score_scale;
-    /* Rounded half away from zero, so that the mirror gets exactly -v. */
+    side_terms(g, p, all, a);
+    side_terms(g, &q, all, b);
+    for (int k = 0; k < SOW_EVAL_TERMS; k++)
+        out[k] = a[k] - b[k];
+}
+
+/* Hundredths of a seed to score units, rounded half away from zero so that
+ * the mirror gets exactly -v. */
+static int to_score(const sow_game *g, int hundredths)
+{
+    int c = hundredths * g->score_scale;
     return c >= 0 ? (c + 50) / 100 : -((-c + 50) / 100);
+}
+
+/* The move terms cost the most (each pit's landing): skipped when their
+ * weights are 0. */
+int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
+{
+    int all = all_seeds(g, p), v = 0;
+    sow_pos q = *p;
+    sow_pos_swap(&q);
+    if (w->row)
+        v += w->row * (sow_i_row_sum(g, p, 0) - sow_i_row_sum(g, p, 1));
+    if (w->mobility)
+        v += w->mobility * (__builtin_popcount(sow_i_pit_mask(g, p)) -
+                            __builtin_popcount(sow_i_pit_mask(g, &q)));
+    if (w->extra || w->capture) {
+        int e0, c0, e1, c1;
+        eval_move_terms(g, p, &e0, &c0);
+        eval_move_terms(g, &q, &e1, &c1);
+        v += w->extra * (e0 - e1) + w->capture * (c0 - c1);
+    }
+    if (w->tuzdik)
+        v += w->tuzdik * ((p->b[SOW_B_TUZDIK] != 0) - (p->b[SOW_HALF + SOW_B_TUZDIK] != 0));
+    if (w->decided)
+        v += w->decided *
+             ((2 * p->b[SOW_B_STORE] > all) - (2 * p->b[SOW_HALF + SOW_B_STORE] > all));
+    return to_score(g, v);
 }

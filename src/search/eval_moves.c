@@ -1,0 +1,128 @@
+/* eval_moves.c - the evaluation's move terms (extra turns, the best single
+ * move's banked seeds) from where each pit's last seed lands, without
+ * sowing: the same values as making every move (tests/test_eval.c checks
+ * both on random positions of every game), at a fraction of the cost
+ * (doc/experiments.md, "The evaluation's move terms without sowing").
+ *
+ * s seeds sown after ring hole `start` are laps = s / L full turns (+laps
+ * in every hole) and k = s % L more in holes start+1 .. start+k; the last
+ * lands in hole start+k (mod L). A hole's count after the sowing is its
+ * count before (0 for the origin) + laps + (1 if it is among the k).
+ * laps by the ring's reciprocal, as sowing does (sow/game.h).
+ *
+ * Two cases keep the full move: relay sowing (Congkak: where the last seed
+ * lands depends on the counts met on the way) and a position where a move
+ * may end the game (its sweep banks the rows): only when the mover has at
+ * most two non-empty pits (the origin and a captured landing pit may be
+ * emptied) or the opponent at most one (a capture empties one).
+ */
+#include "eval_internal.h"
+#include "rules_inline.h"
+
+/* Is ring hole h among the k holes after `start`? */
+static inline bool in_part(int h, int start, int k, int L)
+{
+    int d = h - start - 1;
+    if (d < 0)
+        d += L;
+    return d < k;
+}
+
+/* The ring hole of byte b (a pit of either row). */
+static inline int hole_of(const sow_game *g, int b)
+{
+    return b < SOW_HALF ? b : b - SOW_HALF + g->m + (g->ring_has_store ? 1 : 0);
+}
+
+/* Seeds in byte b after the sowing from byte `from` (laps, k, start). */
+static inline int after(const sow_game *g, const sow_pos *p, int b, int from, int start,
+                        int laps, int k)
+{
+    return (b == from ? 0 : p->b[b]) + laps + in_part(hole_of(g, b), start, k, g->ring_len);
+}
+
+/* Store games (Kalah, Chungkala): what the mover's store gains by sowing
+ * pit i, and whether the last seed lands in it. */
+static int store_gain(const sow_game *g, const sow_pos *p, int i, bool *again)
+{
+    int m = g->m, L = g->ring_len, s = p->b[i];
+    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L;
+    int r = i + k >= L ? i + k - L : i + k;
+    int gain = laps + (k > 0 && i + k >= m); /* the store is hole m > i */
+    *again = r == m;
+    if (r < m && g->landing == SOW_LAND_CAPTURE && after(g, p, r, i, i, laps, k) == 1) {
+        int o = SOW_HALF + m - 1 - r;
+        int c = after(g, p, o, i, i, laps, k);
+        if (c || g->capture_empty)
+            gain += 1 + c;
+    }
+    return gain;
+}
+
+/* Toguz: what the mover's kazan gains by sowing pit i, the better of the
+ * plain move and a tuzdik claim where the rules allow one. */
+static int toguz_gain(const sow_game *g, const sow_pos *p, int i)
+{
+    int L = g->ring_len, s = p->b[i];
+    int start = s == 1 ? i : (i == 0 ? L - 1 : i - 1);
+    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L;
+    int r = start + k >= L ? start + k - L : start + k;
+    int gain = 0, t = p->b[SOW_B_TUZDIK];
+    if (t) /* seeds sown into her tuzdik are hers */
+        gain += after(g, p, SOW_HALF + t - 1, i, start, laps, k);
+    int o = g->ring_byte[r];
+    if (o >= SOW_HALF && o != SOW_HALF - 1 + t) {
+        int c = after(g, p, o, i, start, laps, k);
+        if ((c & 1) == 0)
+            gain += c;
+        else if (c == 3 && sow_i_claim_ok(g, p, o))
+            gain += 3;
+    }
+    return gain;
+}
+
+/* The same by making every move (the definition, kept where the landing
+ * alone does not tell). */
+static void move_terms_made(const sow_game *g, const sow_pos *p, int *extra, int *gain)
+{
+    sow_move ms[SOW_MAX_MOVES];
+    int n = sow_i_moves(g, p, ms);
+    *extra = *gain = 0;
+    for (int i = 0; i < n; i++) {
+        sow_pos q = *p;
+        sow_i_make(g, &q, ms[i]);
+        bool again = sow_pos_to_move(&q) == sow_pos_to_move(p);
+        int banked = q.b[(again ? 0 : SOW_HALF) + SOW_B_STORE] - p->b[SOW_B_STORE];
+        if (again && !sow_i_over(g, &q))
+            (*extra)++;
+        if (banked > *gain)
+            *gain = banked;
+    }
+}
+
+void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain)
+{
+    unsigned own = sow_i_pit_mask(g, p);
+    sow_pos q = *p;
+    sow_pos_swap(&q);
+    unsigned opp = sow_i_pit_mask(g, &q);
+    if (g->landing == SOW_LAND_RELAY ||
+        (g->landing != SOW_LAND_TOGUZ && !g->ring_has_store) ||
+        __builtin_popcount(own) <= 2 || __builtin_popcount(opp) <= 1) {
+        move_terms_made(g, p, extra, gain);
+        return;
+    }
+    *extra = *gain = 0;
+    for (unsigned mask = own; mask; mask &= mask - 1) {
+        int i = __builtin_ctz(mask), v;
+        if (g->landing == SOW_LAND_TOGUZ) {
+            v = toguz_gain(g, p, i);
+        } else {
+            bool again;
+            v = store_gain(g, p, i, &again);
+            *extra += again;
+        }
+        if (v > *gain)
+            *gain = v;
+    }
+}
