@@ -3,6 +3,7 @@
  * solver's node(), table and threads.
  */
 #include "clock.h"
+#include "order.h"
 #include "solver.h"
 
 void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
@@ -14,6 +15,8 @@ void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eva
     s->c.eval_ctx = eval_ctx;
     s->c.promote = true;
     s->c.node_limit = node_limit;
+    for (int i = 0; i < s->opt.threads; i++)
+        order_clear(s->w[i]);
 }
 
 void search_analyse_end(sow_search *s)
