@@ -343,7 +343,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
     sow_search *s = w->s;
     bool par = s->c.abdada && S >= s->defer_min; /* marks itself busy, defers */
     int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
-    bool limited = order_limited(cdepth);
+    bool limited = order_limited(s, cdepth);
     bool lmr = limited && cdepth + 1 >= LMR_DEPTH;
     uint8_t deferred[SOW_MAX_MOVES];
     int nd = 0;
@@ -526,7 +526,7 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     const int alpha0 = alpha;
 
     kids k;
-    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(depth)) ||
+    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth)) ||
         (s->c.use_oracle && score_oracle(w, &k, beta)))
         return k.best;
     if (k.best > alpha)

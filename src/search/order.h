@@ -41,9 +41,10 @@
 #define ORDER_KILLER1 1536 /* above any history (0..1023) */
 #define ORDER_KILLER2 1280
 
-static inline bool order_limited(int depth)
+/* Does a search of `depth` plies use them (sow_analyse, not exact)? */
+static inline bool order_limited(const sow_search *s, int depth)
 {
-    return depth != TT_DRAFT_EXACT;
+    return s->c.heuristics && depth != TT_DRAFT_EXACT;
 }
 
 /* A move that ends the turn: history and killers rank such moves, and

@@ -119,6 +119,10 @@ typedef struct search_call {
     const void *eval_ctx;
     bool promote;
     uint64_t node_limit;
+    /* sow_analyse only: killers, history and reductions (order.h); the
+     * other depth-limited searches (sow_search_depth, _depths) keep the
+     * exact solver's order. */
+    bool heuristics;
 } search_call;
 
 struct sow_search {
