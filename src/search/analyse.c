@@ -1,9 +1,10 @@
 /* analyse.c - iterative deepening over the exact solver (sow/analyse.h).
  *
  * Each depth searches the root's moves one by one (principal variation
- * search at the root: the best moves so far with an open window, the rest
- * with a null window that only asks whether they beat the multipv-th
- * best, re-searched open if they do), each child by search_analyse_probe:
+ * search at the root: the best moves so far by aspiration windows around
+ * their previous value, the rest with a null window that only asks
+ * whether they beat the multipv-th best, re-searched open if they do),
+ * each child by search_analyse_probe:
  * node() on every thread over the shared table, the evaluation at the
  * horizon. The next depth orders the moves by this depth's scores.
  */
@@ -15,6 +16,9 @@
 #include "sow/analyse.h"
 
 #define WIDE 29000 /* beyond any future gain (|future| <= 255 * 3 + 1) */
+/* The first aspiration window: this many seeds either side of the guess,
+ * doubled at each failure (results/strength.md, "Search"). */
+#define ASPIRATION_SEEDS 6
 
 typedef struct root_move {
     sow_pos q;
@@ -48,31 +52,31 @@ static int search_move(sow_search *s, const sow_pos *root, const root_move *rm, 
     return rm->c0 + rm->sign * f;
 }
 
-/* The move's value by MTD(f): null-window searches from `guess` until the
- * bounds meet. Measured against one open-window search of the same move
- * (doc/experiments.md, "Analysis"): fewer nodes, since every node below
- * gets a null window. SEARCH_STOPPED if stopped; *exact if every search
- * was proven. */
-static int mtdf_move(sow_search *s, const sow_pos *root, const root_move *rm, int guess,
-                     int depth, bool *exact)
+/* The move's value by aspiration windows: a window around `guess` (the
+ * previous depth's value), widened on the side it failed, twice as far
+ * each time, until the value falls inside. Measured against MTD(f) from
+ * the same guess: fewer nodes on Toguz and Kalah, the same on Congkak
+ * (results/strength.md, "Search"). SEARCH_STOPPED if stopped; *exact if
+ * the last search, the one inside its window, was proven. */
+static int aspire_move(sow_search *s, const sow_pos *root, const root_move *rm, int guess,
+                       int depth, bool *exact)
 {
-    int lo = -WIDE, hi = WIDE, g = guess;
-    *exact = true;
-    if (rm->known)
-        return search_move(s, root, rm, lo, hi, depth, exact);
-    while (lo < hi) {
-        int beta = g <= lo ? lo + 1 : g;
-        bool e;
-        g = search_move(s, root, rm, beta - 1, beta, depth, &e);
-        if (g == SEARCH_STOPPED)
-            return SEARCH_STOPPED;
-        *exact = *exact && e;
-        if (g >= beta)
-            lo = g;
+    int delta = ASPIRATION_SEEDS * search_game(s)->score_scale;
+    int a = guess - delta, b = guess + delta;
+    for (;;) {
+        a = a < -WIDE ? -WIDE : a;
+        b = b > WIDE ? WIDE : b;
+        int v = search_move(s, root, rm, a, b, depth, exact);
+        if (v == SEARCH_STOPPED)
+            return v;
+        delta *= 2;
+        if (v <= a && a > -WIDE)
+            a = v - delta;
+        else if (v >= b && b < WIDE)
+            b = v + delta;
         else
-            hi = g;
+            return v;
     }
-    return lo;
 }
 
 /* Is pit move mv legal at x? */
@@ -154,7 +158,7 @@ static bool iterate(sow_search *s, const sow_pos *root, root_move *rm, int n, co
         bool e1 = true, e2 = true;
         int v;
         if (thr == -WIDE) {
-            v = mtdf_move(s, root, &rm[i], guess[i], depth, &e1);
+            v = aspire_move(s, root, &rm[i], guess[i], depth, &e1);
         } else {
             v = search_move(s, root, &rm[i], thr, thr + 1, depth, &e1);
             if (v != SEARCH_STOPPED && v > thr)

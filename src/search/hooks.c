@@ -3,6 +3,7 @@
  * solver's node(), table and threads.
  */
 #include "clock.h"
+#include "order.h"
 #include "solver.h"
 
 void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
@@ -14,6 +15,9 @@ void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eva
     s->c.eval_ctx = eval_ctx;
     s->c.promote = true;
     s->c.node_limit = node_limit;
+    s->c.heuristics = true;
+    for (int i = 0; i < s->opt.threads; i++)
+        order_clear(s->w[i]);
 }
 
 void search_analyse_end(sow_search *s)
@@ -22,6 +26,7 @@ void search_analyse_end(sow_search *s)
     s->c.eval_ctx = NULL;
     s->c.promote = false;
     s->c.node_limit = 0;
+    s->c.heuristics = false;
 }
 
 static uint64_t inexact_sum(const sow_search *s)

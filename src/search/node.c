@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "order.h"
 #include "solver.h"
 
 /* Every POLL_NODES nodes a thread publishes its node count and looks at the
@@ -191,7 +192,7 @@ static __attribute__((noinline)) void make_move(const sow_game *g, sow_pos *q, s
 }
 
 static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, sow_move ttmove,
-                   bool all)
+                   bool all, bool limited)
 {
     sow_search *s = w->s;
     const sow_game *g = w->g;
@@ -231,8 +232,13 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
             return true;
         }
         /* Order: the table's move, extra turns, then by what the move
-         * banks (captures), then the pit nearest the store. */
-        ch->order = (ms[i] == ttmove ? 1 << 20 : 0) + (ch->sign > 0 ? 1 << 12 : 0) + ch->c0 * 16 + i;
+         * banks (captures), then the pit nearest the store; a
+         * depth-limited search puts killers and history before the pit
+         * (order.h). */
+        if (limited)
+            ch->order = order_key(w, w->ply, sow_pos_to_move(p), ms[i], i, ch->c0, ch->sign, ttmove);
+        else
+            ch->order = (ms[i] == ttmove ? 1 << 20 : 0) + (ch->sign > 0 ? 1 << 12 : 0) + ch->c0 * 16 + i;
         ch->anc = g->cycles && level_of(&ch->q) == level;
         ch->keyed = false;
         if (all)
@@ -337,6 +343,8 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
     sow_search *s = w->s;
     bool par = s->c.abdada && S >= s->defer_min; /* marks itself busy, defers */
     int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
+    bool limited = order_limited(s, cdepth);
+    bool lmr = limited && cdepth + 1 >= LMR_DEPTH;
     uint8_t deferred[SOW_MAX_MOVES];
     int nd = 0;
     if (par)
@@ -353,6 +361,16 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
                 continue;
             }
             int v;
+            if (lmr && pass == 0 && j >= LMR_FROM && order_reducible(ch->order)) {
+                v = ch->c0 - node(w, &ch->q, ch->seeds, ck, ch->anc, ch->c0 - alpha - 1,
+                                  ch->c0 - alpha, cdepth - LMR_R, !cut);
+                if (w->abort)
+                    goto out;
+                if (v <= alpha) { /* refuted at the reduced depth: kept */
+                    consider(k, v, ch->mv, beta);
+                    continue;
+                }
+            }
             if (ch->sign > 0)
                 v = ch->c0 + node(w, &ch->q, ch->seeds, ck, ch->anc, alpha - ch->c0,
                                   beta - ch->c0, cdepth, cut);
@@ -361,8 +379,11 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
                                   ch->c0 - alpha, cdepth, !cut);
             if (w->abort)
                 goto out;
-            if (consider(k, v, ch->mv, beta))
+            if (consider(k, v, ch->mv, beta)) {
+                if (limited && order_quiet(ch->sign))
+                    order_cut(w, w->ply - 1, 1 - sow_pos_to_move(&ch->q), ch->mv, cdepth + 1);
                 goto out;
+            }
             if (pass == 0 && j == 0)
                 key_kids(s, k, 1); /* no cut from the first: likely an all node */
             if (v > alpha)
@@ -505,7 +526,7 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     const int alpha0 = alpha;
 
     kids k;
-    if (expand(w, p, &k, alpha, beta, ttmove, !cut) ||
+    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth)) ||
         (s->c.use_oracle && score_oracle(w, &k, beta)))
         return k.best;
     if (k.best > alpha)

@@ -56,6 +56,9 @@ typedef struct hint {
     sow_move move;
 } hint;
 
+/* Distinct moves (sow/rules.h: a pit in bits 0-3, a Toguz claim in bit 4). */
+#define ORDER_MOVES 32
+
 typedef struct worker {
     struct sow_search *s;
     const sow_game *g;
@@ -72,6 +75,11 @@ typedef struct worker {
     int seldepth; /* the deepest ply reached since the call began */
     sow_pos path[MAX_PLY]; /* the search path, kept only for games with cycles */
     hint *hints;           /* cycles only: path-dependent nodes' moves, 1 << HINT_BITS */
+    /* Depth-limited searches only (order.h): the quiet moves that last cut
+     * off at each ply, and per side and move how much their cut-offs
+     * saved. Cleared at each analysis's start. */
+    sow_move killer[MAX_PLY + 1][2];
+    uint16_t history[2][ORDER_MOVES];
 } worker;
 
 /* One call's state: reset by search_call_begin, at the start of every
@@ -111,6 +119,10 @@ typedef struct search_call {
     const void *eval_ctx;
     bool promote;
     uint64_t node_limit;
+    /* sow_analyse only: killers, history and reductions (order.h); the
+     * other depth-limited searches (sow_search_depth, _depths) keep the
+     * exact solver's order. */
+    bool heuristics;
 } search_call;
 
 struct sow_search {
