@@ -23,7 +23,6 @@ env = os.environ
 target = int(env["TARGET"])
 board = env["BOARD_NAME"]
 lo, hi = st["lower"], st["upper"]
-cores = max(1, plan["threads"])
 DAY = 86400.0
 
 
@@ -31,9 +30,10 @@ def fnum(x, digits=1):
     return "{:,.{}f}".format(x, digits)
 
 
-def machines(cpu_s, days):
-    """Machines of `cores` cores that do cpu_s of CPU in `days` days."""
-    return max(1, math.ceil(cpu_s / (days * DAY * cores)))
+def cores_for(cpu_s, days):
+    """Cores that do cpu_s of CPU in `days` days (machines: these over
+    each machine's cores)."""
+    return max(1, math.ceil(cpu_s / (days * DAY)))
 
 
 print("# %s, standard rule: the campaign\n" % ("Kalah(6,6)" if board == "kalah:6x6" else board))
@@ -57,24 +57,39 @@ elif hi < target:
         "before it is believed" if board == "kalah:6x6" else ""))
 else:
     print("\n- %s, value >= %+d: **not yet proven** (the test is open)." % (first, target))
-seeds_total = plan["seeds_on_board"]
-if hi < seeds_total:
+# A bound no answer has narrowed is the seeds' own (the stores of the
+# lines above the frontier, give or take the seeds on the board).
+fails = any(u["state"] == "done" and u["bound"] < u["threshold"] for u in units)
+if fails:
     print("- Upper bound: value <= %+d, **proven**." % hi)
 else:
-    print("- Upper bound: **none proven** yet (%+d: every seed on the board)." % hi)
+    print("- Upper bound: **none proven** yet (%+d is what the seeds alone allow: no unit has "
+          "answered below its threshold)." % hi)
 print()
 
 print("## Units\n")
 done = [u for u in units if u["state"] == "done"]
 unit_cpu = sum(u["cpu"] for u in done)
 asked_nodes = {u["line"] for u in done}
-print("The frontier at %d plies has %s nodes; %s of them are exact. %s questions answered "
-      "(about %s frontier nodes), %s open, %s lost (given back by a stopped run: asked "
-      "again when they matter); %s nodes, %s CPU s in the answered units." %
-      (st["depth"], fnum(st["frontier"], 0), fnum(st["exact"], 0), fnum(st["done"], 0),
-       fnum(len(asked_nodes), 0), fnum(st["open"], 0), fnum(st["lost"], 0),
-       fnum(st["nodes"], 0), fnum(unit_cpu)))
+print("**%s units done** (questions answered, about %s of the %s frontier nodes at %d plies; "
+      "%s of those nodes exact), %s open, %s lost (asked and not answered: a run stopped "
+      "under them; asked again when they matter); %s nodes, %s CPU s in the answered units." %
+      (fnum(st["done"], 0), fnum(len(asked_nodes), 0), fnum(st["frontier"], 0), st["depth"],
+       fnum(st["exact"], 0), fnum(st["open"], 0), fnum(st["lost"], 0), fnum(st["nodes"], 0),
+       fnum(unit_cpu)))
+if st.get("lost_cpu"):
+    print()
+    print("Lost work: %s CPU s and %s nodes spent on units given back unanswered (what each "
+          "had cost when its run stopped: a lower bound on its cost; a unit under a killed "
+          "run records nothing)." % (fnum(st["lost_cpu"]), fnum(st["lost_nodes"], 0)))
 print()
+unanswered = [u for u in units if u["state"] != "done"]
+if unanswered:
+    print("Asked and not answered (the last %d): %s." % (
+        min(10, len(unanswered)), ", ".join("`%s` >= %+d? (%s)" % (u["line"], u["threshold"],
+                                                                  u["state"])
+                                            for u in unanswered[-10:])))
+    print()
 by_t = {}
 for u in done:
     b = by_t.setdefault(u["threshold"], [0, 0, 0.0, 0])
@@ -99,10 +114,11 @@ cpu = sum(float(r["cpu_s"]) for r in runs if r["cpu_s"] not in ("", "nan"))
 wall = sum(float(r["wall_s"]) for r in runs if r["wall_s"] not in ("", "nan"))
 print("Every invocation's question, from `%s`. CPU: the process's user + system time on "
       "the machine that ran it (database build and load, the ordering searches above the "
-      "frontier, the units; under MPI the ranks on that machine only); unit CPU: the units' "
-      "own, as sow reports it (every rank's)." % (ledger[:-len(".ledger")] + ".runs.csv"))
+      "frontier, the units; under MPI the ranks on that machine only); search CPU: the "
+      "units', answered or not, and the ordering searches above the frontier, as sow reports "
+      "it (every rank's)." % (ledger[:-len(".ledger")] + ".runs.csv"))
 print()
-print("| started (UTC) | host | question | ended | wall s | CPU s | units | unit CPU s | "
+print("| started (UTC) | host | question | ended | wall s | CPU s | units | search CPU s | "
       "bounds after | database | threads x ranks | nice |")
 print("|---|---|---|---|--:|--:|--:|--:|---|--:|---|--:|")
 for r in runs:
@@ -110,7 +126,7 @@ for r in runs:
     bnd = "[%+d, %+d]" % (int(r["lower"]), int(r["upper"])) if r["lower"] else "-"
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s x %s | %s |" %
           (r["started_utc"], r["host"], r["question"], ended, r["wall_s"], r["cpu_s"],
-           r["units"] or "-", r["unit_cpu_s"] or "-", bnd,
+           r["units"] or "-", r["search_cpu_s"] or "-", bnd,
            (r["db_seeds"] + " seeds") if r["db_seeds"] else "-", r["threads"], r["ranks"],
            r["nice"]))
 print()
@@ -141,13 +157,14 @@ else:
             est.append(("results/predict-66.md, the same with kappa extrapolated by its trend",
                         float(m2.group(1)) * DAY))
     if est:
-        print("| estimate | CPU-days | machines of %d cores for a week | for a day |" % cores)
+        print("| estimate | CPU-days | cores for a week | cores for a day |")
         print("|---|--:|--:|--:|")
         for what, s in est:
-            print("| %s | %.3g | %d | %d |" % (what, s / DAY, machines(s, 7), machines(s, 1)))
+            print("| %s | %.3g | %d | %d |" % (what, s / DAY, cores_for(s, 7), cores_for(s, 1)))
         print()
-        print("The estimates disagree by orders of magnitude: none is a measurement of this "
-              "solve's tail. Machines assume perfect scaling; results/ledger.md measured "
+        print("Machines: the cores over each machine's (one MPI rank a machine, `--threads` "
+              "its cores). The estimates disagree by orders of magnitude: none is a "
+              "measurement of this solve's tail. They assume perfect scaling; results/ledger.md measured "
               "MPI speculation at up to about 1.5x the units with 3 ranks, and the largest "
               "unit sets a floor on the wall-clock.")
     else:
@@ -161,7 +178,8 @@ print()
 print("## To go on\n")
 print("Here, for H more hours (the same command resumes from the ledger; commit the ledger, "
       "its runs log and this page after each run):\n")
-print("    %s\n" % env["COMMAND"].replace("--hours " + env["HOURS"], "--hours H"))
+last = runs[-1]["command"] if runs else env["COMMAND"]
+print("    %s\n" % re.sub(r"--hours \S+", "--hours H", last))
 print("On a cluster (one rank a machine, `--threads` its cores, a shared or pre-built "
       "`--db DIR` on every machine, or each builds its own in its store):\n")
 print("    %s\n" % env["CLUSTER"].strip())
