@@ -46,8 +46,9 @@ print("## Proven at the root\n")
 if st["solved"]:
     print("**Solved: value %+d** for the first player (South)." % lo)
 else:
-    print("**Value in [%+d, %+d]** for the first player (South), proven by the answers in the "
-          "ledger; the exact value is not known." % (lo, hi))
+    print("**Value in [%+d, %+d]** for the first player (South): all that is proven so far "
+          "(by the answers in the ledger, and what the seeds allow); the exact value is not "
+          "known." % (lo, hi))
 first = "Rawlings' bound" if board == "kalah:6x6" else "The first question"
 if lo >= target:
     print("\n- %s, value >= %+d: **proven** by sow." % (first, target))
