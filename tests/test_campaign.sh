@@ -7,7 +7,8 @@
 # saying what is not proven; the same command then resumes and finishes
 # with `sow solve`'s value, the first question (--at-least) proven, the
 # ledger alone in its file (no WAL beside it); --report-only rewrites the
-# page; under mpirun (when present) the script's MPI command solves too.
+# page; under mpirun (when present) the script's MPI command is stopped
+# by its time limit and resumes to the value too.
 # `sow solve --at-least` itself: refused without --ledger, its answer
 # against the value on both sides of it.
 set -euo pipefail
@@ -97,12 +98,19 @@ rm "$T/k.md"
 expect_status 0 "$C" "${B[@]}" --report-only
 grep -q "Solved: value +$want" "$T/k.md" || fail "--report-only: $(cat "$T/k.md")"
 
-# Under mpirun: the script's command, two ranks.
+# Under mpirun, two ranks: stopped by the time limit (SIGINT ends
+# mpirun's job), then resumed to the value.
 if command -v mpirun >/dev/null && "$SOW" --version | grep -q "mpi on"; then
-  expect_status 0 "$C" --board kalah:4x3 --ledger "$T/m.ledger" --threads 1 --frontier 3 \
-    --db-seeds 0 --mpi 2 --mpirun-args --oversubscribe --hours 0.1
+  M=(--board kalah:5x4 --ledger "$T/m.ledger" --threads 1 --frontier 4 --db-seeds 0 --mpi 2
+     --mpirun-args --oversubscribe)
+  expect_status 130 "$C" "${M[@]}" --hours 0.0008
+  if [ -e "$T/m.ledger" ]; then # else stopped before rank 0 made it
+    expect_status 0 "$SOW" ledger status "$T/m.ledger" --json
+    json "d['lower'] <= $want <= d['upper'] and not d['solved']"
+  fi
+  expect_status 0 "$C" "${M[@]}" --hours 0.2
   expect_status 0 "$SOW" ledger status "$T/m.ledger" --json
-  json "d['solved'] and d['value'] == $v43"
+  json "d['solved'] and d['value'] == $want"
   python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1]))); sys.exit(not r or any(x["ranks"] != "2" or "--mpi 2" not in x["command"] for x in r))' \
     "$T/m.runs.csv" || fail "ranks not logged: $(cat "$T/m.runs.csv")"
 fi
