@@ -59,13 +59,16 @@ L="$T/kill.ledger"
 "$SOW" solve "${BOARD[@]}" "${OPTS[@]}" --ledger "$L" >"$T/killed.out" 2>&1 &
 pid=$!
 done_units=0
+# The solve is stopped (SIGSTOP) while its ledger is read, so that it
+# cannot finish between the read and the kill on a loaded machine.
 for _ in $(seq 1 600); do
   sleep 0.1
-  kill -0 "$pid" 2>/dev/null || fail "the solve to kill finished before 3 answers: $(cat "$T/killed.out")"
+  kill -STOP "$pid" 2>/dev/null || fail "the solve to kill finished before 3 answers: $(cat "$T/killed.out")"
   if [ -f "$L" ] && "$SOW" ledger status "$L" --json >"$T/out" 2>/dev/null; then
     done_units=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
     [ "$done_units" -ge 3 ] && break
   fi
+  kill -CONT "$pid"
 done
 [ "$done_units" -ge 3 ] || fail "no 3 answers in the ledger within 60 s"
 kill -9 "$pid"
