@@ -59,13 +59,16 @@ L="$T/kill.ledger"
 "$SOW" solve "${BOARD[@]}" "${OPTS[@]}" --ledger "$L" >"$T/killed.out" 2>&1 &
 pid=$!
 done_units=0
+# The solve is stopped (SIGSTOP) while its ledger is read, so that it
+# cannot finish between the read and the kill on a loaded machine.
 for _ in $(seq 1 600); do
   sleep 0.1
-  kill -0 "$pid" 2>/dev/null || fail "the solve to kill finished before 3 answers: $(cat "$T/killed.out")"
+  kill -STOP "$pid" 2>/dev/null || fail "the solve to kill finished before 3 answers: $(cat "$T/killed.out")"
   if [ -f "$L" ] && "$SOW" ledger status "$L" --json >"$T/out" 2>/dev/null; then
     done_units=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["done"])' "$T/out")
     [ "$done_units" -ge 3 ] && break
   fi
+  kill -CONT "$pid"
 done
 [ "$done_units" -ge 3 ] || fail "no 3 answers in the ledger within 60 s"
 kill -9 "$pid"
@@ -240,5 +243,29 @@ if mountpoint -q "$T/fs"; then
 else
   echo "ledger cli: not root: the full-disk checks skipped"
 fi
+
+# Ctrl-C under a unit: it is given back ('lost') with the nodes and CPU
+# spent on it, which status sums as lost work (the answers' own CPU stays
+# that of the answered units). Kalah 5x5 without a database at frontier 1:
+# a unit takes far longer than the poll for its 'open' row.
+"$SOW" solve kalah --pits 5 --seeds 5 --ledger "$T/lost.ledger" --frontier 1 --threads 1 \
+  --no-db --quiet --json >"$T/lost.out" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  "$SOW" ledger export "$T/lost.ledger" --csv 2>/dev/null | grep -q ',open,' && break
+  sleep 0.1
+done
+kill -INT "$pid"
+got=0
+wait "$pid" || got=$?
+pid=""
+[ "$got" = 130 ] || fail "Ctrl-C under a unit: exit $got: $(cat "$T/lost.out")"
+expect_status 0 "$SOW" ledger status "$T/lost.ledger" --json
+json "d['lost'] == 1 and d['done'] == 0 and d['open'] == 0"
+json "d['lost_nodes'] > 0 and d['lost_cpu'] > 0 and d['cpu'] == 0"
+expect_status 0 "$SOW" ledger export "$T/lost.ledger" --json
+json "[u['state'] for u in d['units']] == ['lost'] and d['units'][0]['nodes'] > 0"
+expect_status 0 "$SOW" ledger status "$T/lost.ledger"
+has out '^lost: [0-9.]+ CPU s, [0-9]+ nodes spent on units given back'
 
 echo "ledger cli: values, kill -9 and resume, status, export, refusals, checksums, read-only"

@@ -4,7 +4,10 @@
  * database; resuming from any part of an earlier run's answers gives the
  * same value and asks no question the answers decide; the bounds that
  * partial answers prove hold the value; bad depths and the pie opening are
- * refused; an interrupted solve reports bounds that hold the value.
+ * refused; an interrupted solve reports bounds that hold the value; a
+ * test of the root ("at least t?", sow_units_goal) answers as the
+ * reference value does, with a move that proves a bound that holds, and
+ * its answers serve an exact solve that resumes from them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +203,60 @@ static void test_resume(void **state)
     }
 }
 
+/* "Score >= t?" at the root for every t around the value, on 1 and 2
+ * threads: decided as the reference value says, bounds that hold the
+ * value, a proving move when it holds; then an exact solve given the
+ * test's answers reuses them all and finds the value. */
+static void check_goal(sow_game_id id, int m, int n, int threads)
+{
+    static kept k, again;
+    sow_game g;
+    game_of(&g, id, m, n, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    int want = ref_score(&g, &p), s = g.score_scale;
+    sow_plan plan = plan_for(&g, &p, false, threads);
+    for (int t = want - 3 * s; t <= want + 3 * s; t++) {
+        sow_units_goal goal = {true, t};
+        sow_units_journal j = {on_asked, on_answered, &k, on_dropped};
+        k.n = k.asked = k.dropped = 0;
+        sow_units_result r;
+        char why[SOW_WHY];
+        sow_err e = sow_units_solve_pool(&g, &p, &plan, 3, NULL, 0, &goal, NULL, &j, NULL, &r,
+                                         why, sizeof why);
+        if (e)
+            fail_msg("%s", why);
+        assert_true(r.lower <= want && want <= r.upper);
+        assert_int_equal(r.lower >= t, want >= t);
+        assert_true(r.lower >= t || r.upper < t);
+        assert_int_equal(r.has_best, r.lower >= t || r.exact);
+        if (r.exact)
+            assert_int_equal(r.score, want);
+        if (r.lower >= t) {
+            sow_pos q = p;
+            sow_make(&g, &q, r.best);
+            int v = ref_score(&g, &q);
+            assert_true((sow_pos_to_move(&q) != sow_pos_to_move(&p) ? -v : v) >= t);
+        }
+        sow_units_journal j2 = {on_asked, on_answered, &again, NULL};
+        again.n = again.asked = 0;
+        assert_int_equal(sow_units_solve(&g, &p, &plan, 3, k.u, k.n, &j2, NULL, &r, NULL, 0),
+                         SOW_OK);
+        assert_int_equal(r.score, want);
+        assert_int_equal(r.reused, k.n);
+    }
+}
+
+static void test_goal(void **state)
+{
+    for (int threads = 1; threads <= 2; threads++) {
+        check_goal(SOW_KALAH, 3, 3, threads);
+        check_goal(SOW_KALAH, 4, 2, threads);
+        check_goal(SOW_CHUNGKALA, 3, 3, threads);
+        check_goal(SOW_CONGKAK, 3, 3, threads);
+    }
+}
+
 static void test_refused(void **state)
 {
     sow_game g;
@@ -307,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_every_game), cmocka_unit_test(test_positions),
         cmocka_unit_test(test_resume),     cmocka_unit_test(test_refused),
         cmocka_unit_test(test_stopped),    cmocka_unit_test(test_line_text),
+        cmocka_unit_test(test_goal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

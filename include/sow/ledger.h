@@ -90,6 +90,8 @@ typedef struct sow_ledger_status {
                                     left by a run that stopped uncleanly) */
     uint64_t nodes;
     double cpu_seconds;          /* of the answered units */
+    uint64_t lost_nodes;         /* spent on units given back unanswered (a */
+    double lost_cpu;             /* stopped run's; 0 for one killed under them) */
     int runs;                    /* times a solve opened it */
     sow_units_bounds bounds;     /* proven at the root by the answers */
     bool solved;                 /* bounds.lower == bounds.upper */

@@ -97,10 +97,25 @@ typedef struct sow_units_callbacks {
     double progress_every;  /* seconds between search reports (<= 0: 1 s) */
 } sow_units_callbacks;
 
+/* What a solve asks of the root. NULL (or test false): its exact score, by
+ * MTD(f). test: only "is the root's score at least `threshold`?" (score
+ * units), one null-window test at the root split into units: a bound
+ * proven (e.g. a published one, or the first step of a campaign) at a
+ * fraction of the exact solve's cost; its answers are the same facts, so
+ * a later exact solve from the same ledger reuses them. */
+typedef struct sow_units_goal {
+    bool test;
+    int threshold;
+} sow_units_goal;
+
 typedef struct sow_units_result {
-    int score, value;        /* once solved (SOW_OK) */
+    bool exact;              /* score, value and outcome hold (SOW_OK; with
+                                a test goal only if the bounds met) */
+    int score, value;        /* once solved (SOW_OK and exact) */
     sow_outcome outcome;
-    sow_move best;           /* a best root move */
+    bool has_best;           /* best holds: */
+    sow_move best;           /* a best root move (exact), or one that proves
+                                the lower bound (a test that held) */
     int lower, upper;        /* proven bounds on the root score, always */
     uint64_t units;          /* answered in this run */
     uint64_t reused;         /* answers given (an earlier run's) */
@@ -151,12 +166,16 @@ typedef struct sow_units_pool {
 } sow_units_pool;
 
 /* sow_units_solve with the questions answered by `pool` (NULL: this
- * process, one at a time, which is sow_units_solve). This process still
- * runs the ordering searches above the frontier with the plan's table and
- * database. */
+ * process, one at a time, or one a thread with the plan's threads, which
+ * is sow_units_solve) and what is asked of the root set by `goal` (NULL:
+ * the exact score). With a test goal SOW_OK means the bounds decide it:
+ * out->lower >= threshold (the test held) or out->upper < threshold.
+ * This process still runs the ordering searches above the frontier with
+ * the plan's table and database. */
 sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              int depth, const sow_unit *known, size_t nknown,
-                             const sow_units_pool *pool, const sow_units_journal *j,
+                             const sow_units_goal *goal, const sow_units_pool *pool,
+                             const sow_units_journal *j,
                              const sow_units_callbacks *cb, sow_units_result *out, char *why,
                              size_t why_size);
 

@@ -44,14 +44,15 @@ void sow_units_mpi_finalize(void);
 /* Rank 0 of two or more: sow_units_solve_pool with every other rank as a
  * worker, as many questions in flight per worker as its threads (it
  * answers them at once, one a thread, over its one table); then tells the
- * workers to stop. Arguments, result and errors as sow_units_solve; a worker's failure
+ * workers to stop. Arguments, result and errors as sow_units_solve_pool; a worker's failure
  * (its database, a search error) or MPI's ends the solve with why saying
  * which. Every worker dead: SOW_E_IO with out->workers_lost the
  * number of workers and out->lower, upper the bounds proven so far. */
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                               int depth, const sow_unit *known, size_t nknown,
-                              const sow_units_journal *j, const sow_units_callbacks *cb,
-                              sow_units_result *out, char *why, size_t why_size);
+                              const sow_units_goal *goal, const sow_units_journal *j,
+                              const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                              size_t why_size);
 
 /* A rank above 0: answers the manager's units until it says stop (SOW_OK),
  * or its database fails (the manager reports why; SOW_E_* and *why here

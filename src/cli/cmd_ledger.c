@@ -21,18 +21,22 @@ static const char usage[] =
     "upgrades it (doc/ledger.md).\n"
     "\n"
     "status: the solve it serves, units done, open (in flight, or left by a run\n"
-    "that was killed) and lost (left open by a run that stopped, found by the\n"
-    "next), their CPU seconds and nodes, the bounds the answers prove at the\n"
+    "that was killed) and lost (given back by a run that stopped, or left open\n"
+    "by one killed, found by the next), their CPU seconds and nodes (a unit\n"
+    "given back keeps what was spent on it: lost work), the bounds the answers\n"
+    "prove at the\n"
     "root, how many frontier nodes are exact, and a rough estimate of the CPU\n"
     "still needed (open frontier nodes times the mean CPU of a unit).\n"
     "JSON keys: ledger, game, pits, seeds, variant, position, depth, runs, done,\n"
-    "open, lost, nodes, cpu, lower, upper, solved, value (null until solved),\n"
+    "open, lost, nodes, cpu, lost_nodes, lost_cpu, lower, upper, solved, value\n"
+    "(null until solved),\n"
     "frontier, exact, remaining_cpu (null before any answer).\n"
     "\n"
     "export: every unit, oldest first: line (moves from the root), threshold\n"
     "(the question: score >= threshold?), state (open, done, lost), bound (the\n"
     "answer: score >= bound if bound >= threshold, else score <= bound; empty\n"
-    "or null when not done), nodes, cpu, seconds, worker. Scores are in score\n"
+    "or null when not done), nodes, cpu, seconds (a lost unit: what was spent\n"
+    "on it), worker. Scores are in score\n"
     "units of the frontier node's mover (sow/rules.h). --csv (the default)\n"
     "prints a header line, --json one object {\"units\": [...]}.\n"
     "\n"
@@ -85,9 +89,11 @@ static int status(const char *path, bool json)
         printf(",\"position\":");
         cli_fjson_string(stdout, id.position);
         printf(",\"depth\":%d,\"runs\":%d,\"done\":%llu,\"open\":%llu,\"lost\":%llu,"
-               "\"nodes\":%llu,\"cpu\":%.6f,\"lower\":%d,\"upper\":%d,\"solved\":%s,\"value\":",
+               "\"nodes\":%llu,\"cpu\":%.6f,\"lost_nodes\":%llu,\"lost_cpu\":%.6f,"
+               "\"lower\":%d,\"upper\":%d,\"solved\":%s,\"value\":",
                id.depth, st.runs, (unsigned long long)st.done, (unsigned long long)st.open,
-               (unsigned long long)st.lost, (unsigned long long)st.nodes, st.cpu_seconds, lo, hi,
+               (unsigned long long)st.lost, (unsigned long long)st.nodes, st.cpu_seconds,
+               (unsigned long long)st.lost_nodes, st.lost_cpu, lo, hi,
                st.solved ? "true" : "false");
         if (st.solved)
             printf("%d", lo);
@@ -107,6 +113,9 @@ static int status(const char *path, bool json)
     printf("units: %llu done, %llu open, %llu lost; %.3f CPU s, %llu nodes\n",
            (unsigned long long)st.done, (unsigned long long)st.open,
            (unsigned long long)st.lost, st.cpu_seconds, (unsigned long long)st.nodes);
+    if (st.lost_nodes || st.lost_cpu > 0)
+        printf("lost: %.3f CPU s, %llu nodes spent on units given back unanswered\n",
+               st.lost_cpu, (unsigned long long)st.lost_nodes);
     if (st.solved)
         printf("root: solved, value %+d\n", lo);
     else

@@ -25,7 +25,7 @@ static const char usage[] =
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--time S] [--value-only] [--reference] [--quiet] [--verbose]\n"
     "                 [--plan] [--json]\n"
-    "                 [--ledger FILE [--frontier D] [--mpi]]\n"
+    "                 [--ledger FILE [--frontier D] [--mpi] [--at-least V]]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
     "to move under optimal play, stores included), the outcome (win, draw or\n"
@@ -78,6 +78,9 @@ static const char usage[] =
     "                      --threads at once each (a unit a thread), the database\n"
     "                      loaded from --db DIR; implied when mpirun started sow;\n"
     "                      1 rank: the local solve\n"
+    "  --at-least V        with --ledger: ask only whether the value is at least V\n"
+    "                      (a null-window test of the root split into units;\n"
+    "                      its answers serve a later exact solve of the ledger)\n"
     "\n"
     "JSON keys: game, pits, seeds (per pit at the start; null with --position),\n"
     "variant, seeds_on_board, stores {south, north}, value, outcome, best,\n"
@@ -93,8 +96,10 @@ static const char usage[] =
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
     "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
     "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
-    "db, solver; interrupted (exit 130, or 1 under mpirun when every worker is\n"
-    "dead): value, outcome and best null.\n"
+    "db, solver, at_least (V or null), holds (with --at-least: true, false, or\n"
+    "null when interrupted); interrupted (exit 130, or 1 under mpirun when every\n"
+    "worker is dead): value, outcome and best null. With --at-least the value\n"
+    "is null unless the bounds met; best is a move that proves the bound.\n"
     "\n"
     "example: sow solve kalah --pits 6 --seeds 4\n";
 
@@ -400,7 +405,7 @@ static void on_units_progress(void *ctx, const sow_units_progress *pr)
  * the ledger; with ranks > 1 this is MPI's rank 0 and the other ranks
  * answer the units. */
 static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, int depth,
-                        progress_state *ps, int ranks)
+                        const sow_units_goal *goal, progress_state *ps, int ranks)
 {
     sow_ledger_id id = {.cfg = cg->cfg, .depth = depth};
     sow_pos_format(&cg->g, &cg->pos, id.position, sizeof id.position);
@@ -424,8 +429,10 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
         .progress_every = ps->tty ? 0.5 : FIRST_LINE,
     };
     static sow_units_result r;
-    sow_err e = ranks > 1 ? sow_units_mpi_manager(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r, why, sizeof why)
-                    : sow_units_solve(&cg->g, &cg->pos, plan, depth, known, nknown, &j, &cb, &r, why, sizeof why);
+    sow_err e = ranks > 1 ? sow_units_mpi_manager(&cg->g, &cg->pos, plan, depth, known, nknown,
+                                                  goal, &j, &cb, &r, why, sizeof why)
+                          : sow_units_solve_pool(&cg->g, &cg->pos, plan, depth, known, nknown,
+                                                 goal, NULL, &j, &cb, &r, why, sizeof why);
     free(known);
     /* A failed write of the ledger says which file and why (the solve's
      * own error is only the code the journal returned). */
@@ -444,17 +451,27 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
     const sow_game *g = &cg->g;
     bool done = e == SOW_OK;
     char best[8] = "";
-    if (done)
+    if (done && r.has_best)
         sow_move_format(r.best, best, sizeof best);
+    int V = goal->test ? sow_score_margin(g, goal->threshold + (g->score_scale > 1)) : 0;
+    bool holds = done && goal->test && r.lower >= goal->threshold;
     int T = plan->limits.threads;
     if (cg->json) {
         printf("{");
         json_board(stdout, cg);
-        if (done)
-            printf(",\"value\":%d,\"outcome\":\"%s\",\"best\":\"%s\"", r.value,
-                   cli_outcome_name(r.outcome), best);
+        if (done && r.exact)
+            printf(",\"value\":%d,\"outcome\":\"%s\"", r.value, cli_outcome_name(r.outcome));
         else
-            printf(",\"value\":null,\"outcome\":null,\"best\":null");
+            printf(",\"value\":null,\"outcome\":null");
+        if (best[0])
+            printf(",\"best\":\"%s\"", best);
+        else
+            printf(",\"best\":null");
+        if (goal->test)
+            printf(",\"at_least\":%d,\"holds\":%s", V,
+                   !done ? "null" : holds ? "true" : "false");
+        else
+            printf(",\"at_least\":null,\"holds\":null");
         printf(",\"lower\":%d,\"upper\":%d,\"interrupted\":%s,\"ledger\":",
                sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
                done ? "false" : "true");
@@ -472,9 +489,13 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
         printf(",\"solver\":\"units\"}\n");
     } else {
         print_board(stdout, cg);
-        if (done)
+        if (done && r.exact)
             printf(": value %+d for %s (to move): %s\nbest: %s\n", r.value, to_move(cg),
                    cli_outcome_name(r.outcome), best);
+        else if (done)
+            printf(": value %s %+d for %s (to move): proven, value in [%+d, %+d]%s%s\n",
+                   holds ? ">=" : "<", V, to_move(cg), sow_score_margin(g, r.lower),
+                   sow_score_margin(g, r.upper), best[0] ? "; it holds after " : "", best);
         else
             printf(": interrupted after %.1f s: value in [%+d, %+d] for %s (to move)\n",
                    r.seconds, sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
@@ -506,7 +527,7 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
  * one exits without MPI_Finalize); a worker's own error the manager
  * reports, so workers stay quiet. */
 static int solve_mpi(cli_game *cg, const sow_plan *plan, const char *path, int depth,
-                     progress_state *ps)
+                     const sow_units_goal *goal, progress_state *ps)
 {
     int rank, ranks;
     char why[SOW_WHY];
@@ -516,7 +537,7 @@ static int solve_mpi(cli_game *cg, const sow_plan *plan, const char *path, int d
     if (rank > 0)
         status = sow_units_mpi_worker(&cg->g, &cg->pos, plan, why, sizeof why) ? 1 : 0;
     else
-        status = solve_ledger(cg, plan, path, depth, ps, ranks);
+        status = solve_ledger(cg, plan, path, depth, goal, ps, ranks);
     sow_units_mpi_finalize();
     return status;
 }
@@ -557,7 +578,7 @@ int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
     cli_limit_opts lo = {0};
-    const char *ledger = NULL, *frontier = NULL;
+    const char *ledger = NULL, *frontier = NULL, *at_least = NULL;
     bool quiet = false, verbose = false, reference = false, value_only = false, mpi = false,
          plan_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
@@ -571,6 +592,7 @@ int cmd_solve(int argc, char **argv)
                             {"ledger", OPT_STRING, &ledger},
                             {"frontier", OPT_STRING, &frontier},
                             {"mpi", OPT_FLAG, &mpi},
+                            {"at-least", OPT_STRING, &at_least},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -588,6 +610,8 @@ int cmd_solve(int argc, char **argv)
     lim.stop = &stop_flag;
     if (frontier && !ledger)
         cli_fail("solve: --frontier needs --ledger");
+    if (at_least && !ledger)
+        cli_fail("solve: --at-least needs --ledger");
     int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_DEPTH)
                          : DEFAULT_FRONTIER;
     if (ledger && !sow_ledger_available())
@@ -621,6 +645,13 @@ int cmd_solve(int argc, char **argv)
         return solve_reference(&cg, (long)((lim.memory ? lim.memory : cli_default_memory()) >> 20));
     }
     lim.pie_opening = cg.pie_opening;
+    /* Value V as a score threshold: margin >= V is score >= V x scale
+     * less the tie-break's lowest (sow/rules.h). */
+    sow_units_goal goal = {0};
+    if (at_least) {
+        int v = (int)cli_int("--at-least", at_least, -1000, 1000);
+        goal = (sow_units_goal){true, v * cg.g.score_scale - (cg.g.score_scale > 1)};
+    }
 
     sow_plan plan;
     char why[SOW_WHY];
@@ -653,9 +684,9 @@ int cmd_solve(int argc, char **argv)
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
     if (ledger && (mpi || launched))
-        return solve_mpi(&cg, &plan, ledger, depth, &ps);
+        return solve_mpi(&cg, &plan, ledger, depth, &goal, &ps);
     if (ledger)
-        return solve_ledger(&cg, &plan, ledger, depth, &ps, 1);
+        return solve_ledger(&cg, &plan, ledger, depth, &goal, &ps, 1);
 
     static sow_plan_result res;
     sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res, why, sizeof why);

@@ -563,16 +563,22 @@ static sow_err answered(void *ctx, const sow_unit *u)
                              : sql_fail(l, l->why, sizeof l->why, "cannot record an answer");
 }
 
-/* A question given back unanswered (the solve ended or stopped first). */
+/* A question given back unanswered (the solve ended or stopped first),
+ * with what was spent on it: lost work, and a lower bound on its cost
+ * (a campaign's accounting; not an answer, so no checksum). */
 static sow_err dropped(void *ctx, const sow_unit *u)
 {
     sow_ledger *l = ctx;
     if (!u->ticket)
         return SOW_OK;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(l->db, "UPDATE units SET state = 'lost' WHERE id = ?", -1, &st, NULL))
+    if (sqlite3_prepare_v2(l->db, "UPDATE units SET state = 'lost', nodes = ?, cpu = ?, "
+                           "seconds = ? WHERE id = ?", -1, &st, NULL))
         return sql_fail(l, l->why, sizeof l->why, "cannot record a unit given back");
-    sqlite3_bind_int64(st, 1, u->ticket);
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)u->nodes);
+    sqlite3_bind_double(st, 2, u->cpu_seconds);
+    sqlite3_bind_double(st, 3, u->seconds);
+    sqlite3_bind_int64(st, 4, u->ticket);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? SOW_OK
@@ -698,6 +704,8 @@ sow_err sow_ledger_get_status(sow_ledger *l, sow_ledger_status *st, char *why, s
             st->cpu_seconds += u[i].cpu_seconds;
         } else if (u[i].worker < 0) {
             st->lost++;
+            st->lost_nodes += u[i].nodes;
+            st->lost_cpu += u[i].cpu_seconds;
         } else {
             st->open++;
         }

@@ -417,8 +417,9 @@ static void quit_all(int size)
 
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                               int depth, const sow_unit *known, size_t nknown,
-                              const sow_units_journal *j, const sow_units_callbacks *cb,
-                              sow_units_result *out, char *why, size_t why_size)
+                              const sow_units_goal *goal, const sow_units_journal *j,
+                              const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                              size_t why_size)
 {
     memset(out, 0, sizeof *out);
     char msg[SOW_WHY];
@@ -463,8 +464,8 @@ sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_
             e = sow_fail(why, why_size, SOW_E_NOMEM, "no memory");
         } else {
             M.pool = (sow_units_pool){all, m_submit, m_wait, m_cancel, &M};
-            e = sow_units_solve_pool(g, root, plan, depth, known, nknown, &M.pool, j, cb, out,
-                                     why, why_size);
+            e = sow_units_solve_pool(g, root, plan, depth, known, nknown, goal, &M.pool, j, cb,
+                                     out, why, why_size);
         }
     }
     quit_all(size);

@@ -34,8 +34,9 @@ void sow_units_mpi_finalize(void)
 
 sow_err sow_units_mpi_manager(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                               int depth, const sow_unit *known, size_t nknown,
-                              const sow_units_journal *j, const sow_units_callbacks *cb,
-                              sow_units_result *out, char *why, size_t why_size)
+                              const sow_units_goal *goal, const sow_units_journal *j,
+                              const sow_units_callbacks *cb, sow_units_result *out, char *why,
+                              size_t why_size)
 {
     memset(out, 0, sizeof *out);
     return none(why, why_size);

@@ -653,14 +653,26 @@ static sow_err guess(solver *S)
     return e;
 }
 
-/* MTD(f) at the root: null-window tests until the bounds meet; each test
- * walks the tree again after every answer until the bounds decide it. */
-static sow_err mtd(solver *S)
+/* Do the root's bounds answer what was asked? */
+static bool answered(const tnode *r, const sow_units_goal *goal)
+{
+    if (goal && goal->test)
+        return r->lo >= goal->threshold || r->hi < goal->threshold;
+    return r->lo == r->hi;
+}
+
+/* MTD(f) at the root: null-window tests until the bounds meet (a test
+ * goal: the one test); each test walks the tree again after every answer
+ * until the bounds decide it. */
+static sow_err mtd(solver *S, const sow_units_goal *goal)
 {
     tnode *r = &S->T.t[0];
     int f = r->h;
-    while (r->lo < r->hi) {
-        int beta = f <= r->lo ? r->lo + 1 : f > r->hi ? r->hi : f;
+    while (!answered(r, goal)) {
+        int beta = goal && goal->test ? goal->threshold
+                   : f <= r->lo      ? r->lo + 1
+                   : f > r->hi       ? r->hi
+                                     : f;
         wres w;
         for (;;) {
             sow_err e = walk(S, 0, beta, &w);
@@ -699,13 +711,28 @@ sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *
                         const sow_units_callbacks *cb, sow_units_result *out, char *why,
                         size_t why_size)
 {
-    return sow_units_solve_pool(g, root, plan, depth, known, nknown, NULL, j, cb, out, why,
-                                why_size);
+    return sow_units_solve_pool(g, root, plan, depth, known, nknown, NULL, NULL, j, cb, out,
+                                why, why_size);
+}
+
+/* A root move whose lower bound is the root's (exact: a best move; a test
+ * that held: one that proves it). */
+static sow_move proving_move(const tree *T)
+{
+    const tnode *r = &T->t[0];
+    for (int k = 0; k < r->n; k++) {
+        int a, b;
+        conv(&T->t[r->first + k], &a, &b);
+        if (a == r->lo)
+            return T->t[r->first + k].move;
+    }
+    return T->t[r->first].move; /* not reached: lo is its children's best */
 }
 
 sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              int depth, const sow_unit *known, size_t nknown,
-                             const sow_units_pool *pool, const sow_units_journal *j,
+                             const sow_units_goal *goal, const sow_units_pool *pool,
+                             const sow_units_journal *j,
                              const sow_units_callbacks *cb, sow_units_result *out, char *why,
                              size_t why_size)
 {
@@ -768,7 +795,7 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
         }
     }
     if (!e)
-        e = mtd(&S);
+        e = mtd(&S, goal);
     if (S.inflight) {
         sow_err d = drain(&S);
         e = e ? e : d;
@@ -782,18 +809,16 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
         out->upper = S.T.t[0].hi;
     }
     if (!e) {
-        out->score = S.T.t[0].lo;
-        out->value = sow_score_margin(g, out->score);
-        out->outcome = sow_outcome_of(out->score);
         const tnode *r = &S.T.t[0];
-        for (int k = 0; k < r->n; k++) {
-            int a, b;
-            conv(&S.T.t[r->first + k], &a, &b);
-            if (a == out->score) {
-                out->best = S.T.t[r->first + k].move;
-                break;
-            }
+        out->exact = r->lo == r->hi;
+        if (out->exact) {
+            out->score = r->lo;
+            out->value = sow_score_margin(g, out->score);
+            out->outcome = sow_outcome_of(out->score);
         }
+        out->has_best = out->exact || (goal && goal->test && r->lo >= goal->threshold);
+        if (out->has_best)
+            out->best = proving_move(&S.T);
     } else if (!why[0]) {
         sow_fail(why, why_size, e, "%s",
                  e == SOW_E_INTERRUPTED ? "interrupted"
