@@ -107,27 +107,39 @@ static void test_default_budget(void **state)
     (void)state;
     sow_game g;
     game_of(&g, SOW_KALAH, 6, 4, 0);
-    struct { int threads; bool value_only; int db; size_t tt; } want[] = {
-        {2, true, 20, 64},   /* excess 28: 4 MB doubled 4 times */
-        {2, false, 22, 64},  /* excess 26: 16 MB doubled twice */
-        {1, true, 19, 128},
+    /* The sizes are the fitted model's (results/plan-fit.md), so a range
+     * around the measured best (Kalah(6,4)'s value on one thread: 20
+     * seeds, doc/experiments.md), not one size a refit would move; the
+     * table follows the excess: 4 or 16 MB up to 24, doubling per seed. */
+    struct { int threads; bool value_only; int lo, hi; } want[] = {
+        {2, true, 18, 22},
+        {2, false, 20, 25},
+        {1, true, 18, 22},
     };
+    int db[3];
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         sow_limits lim = {.memory = 4096 * MB, .threads = want[i].threads,
                           .value_only = want[i].value_only};
         sow_plan p = make(&g, &lim, SOW_OK);
         check_invariants(&g, &p);
         assert_int_equal(p.board_seeds, 48);
-        assert_int_equal(p.db_seeds, want[i].db);
-        assert_int_equal(p.tt_mb, want[i].tt);
+        db[i] = p.db_seeds;
+        assert_in_range(p.db_seeds, want[i].lo, want[i].hi);
+        size_t tt = want[i].value_only ? 4 : 16;
+        for (int e = 24; e < 48 - p.db_seeds; e++)
+            tt *= 2;
+        assert_int_equal(p.tt_mb, tt);
         assert_true(p.trial_seconds >= 2.0);
         assert_false(p.db_degraded);
     }
+    /* Every move's value searches more above the same database: never a
+     * smaller one; nor with more threads, whose builds are as much faster. */
+    assert_true(db[1] >= db[0] && db[0] >= db[2]);
     game_of(&g, SOW_KALAH, 6, 5, 0);
     sow_limits lim = {.memory = 4096 * MB, .threads = 2, .value_only = true};
     sow_plan p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 26);
+    assert_in_range(p.db_seeds, 24, 28);
     assert_int_equal(p.tt_mb, 1024); /* excess 34: capped */
 
     /* Chungkala 6x2's long games: its own constants give it a database
@@ -460,6 +472,8 @@ static void test_fitted_per_game(void **state)
         assert_true(f->board_growth >= 1.0 && f->board_growth <= 4.0);
         assert_true(f->all_moves_factor >= 1.0);
         assert_true(f->no_db_at_ref >= 0 && f->no_db_growth >= 1.0);
+        assert_true(f->pits_growth >= 1.0 && f->pits_growth <= 4.0);
+        assert_true(f->no_db_pits_growth >= 1.0 && f->no_db_pits_growth <= 4.0);
     }
     const plan_fit *k = &plan_fitted[SOW_KALAH], *c = &plan_fitted[SOW_CONGKAK];
     assert_true(k->points >= 3 && c->points >= 3);
@@ -487,6 +501,14 @@ static void test_fitted_per_game(void **state)
                           k->build_rate) < 1e-9 * b + 1e-12);
     assert_true(plan_missing_build_seconds(&g, 2, 20, -1) < plan_build_seconds(&g, 20, 1));
     assert_true(plan_missing_build_seconds(&g, 1, 18, 20) == 0);
+    /* The pits term: Kalah 4x6 holds far fewer positions per seed than
+     * 6x4 of the same 48 seeds, and its search is modelled smaller, above
+     * the same database and without one (results/plan-fit.md). */
+    assert_true(k->pits_growth > 1.0 && k->no_db_pits_growth > 1.0);
+    sow_game g4;
+    game_of(&g4, SOW_KALAH, 4, 6, 0);
+    assert_true(plan_search_cost(&g4, 48, 28, 1, true) < plan_search_cost(&g, 48, 28, 1, true));
+    assert_true(plan_search_cost(&g4, 48, 0, 1, true) < plan_search_cost(&g, 48, 0, 1, true));
 }
 
 /* No plan starts a build that costs more than the search it would spare:
@@ -881,8 +903,11 @@ static void test_time_plan(void **state)
     lim.time_limit = 1;
     sow_plan one = make(&g, &lim, SOW_OK);
     check_invariants(&g, &one);
-    assert_true(one.trial_seconds > 0 && one.trial_seconds <= 0.5);
-    assert_true(one.db_seeds > 0 && one.db_seeds < none.db_seeds);
+    /* A database that builds in the half second left cuts the search
+     * little or nothing: a smaller one than without the limit, or none. */
+    assert_true(one.db_seeds < none.db_seeds);
+    assert_true(one.db_seeds == 0 ? one.trial_seconds == 0
+                                  : one.trial_seconds > 0 && one.trial_seconds <= 0.5);
     assert_true((double)sow_db_bytes(&g, one.db_seeds) / plan_fitted[SOW_KALAH].build_rate <=
                 0.5);
     assert_true(one.limits.deadline > 0);

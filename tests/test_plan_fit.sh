@@ -23,8 +23,9 @@ grep -q "^ \* commit: " "$tmp/fitted.c"
 python3 - "$tmp/fitted.c" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-vals = re.findall(r"\.(build_rate|search_at_ref|search_growth|board_growth|all_moves_factor) = ([^,]+),", text)
-assert len(vals) == 20, vals
+vals = re.findall(r"\.(build_rate|search_at_ref|search_growth|board_growth|pits_growth|"
+                  r"no_db_pits_growth|all_moves_factor) = ([^,]+),", text)
+assert len(vals) == 28, vals
 for k, v in vals:
     assert float(v) > 0, (k, v)
     if k.endswith("growth") or k == "all_moves_factor":
