@@ -4,9 +4,9 @@
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
  * command: scripts/plan-fit --refit results/plan-fit.csv
- * date:    2026-12-01 23:47 UTC
- * commit:  955881e (src modified)
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 10.38 9.69 7.12
+ * date:    2026-12-02 00:00 UTC
+ * commit:  8f41de1 (src modified)
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 14.44 13.92 11.09
  */
 #include "internal.h"
 
