@@ -4,9 +4,9 @@
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
  * command: scripts/plan-fit --refit results/plan-fit.csv
- * date:    2026-12-02 00:00 UTC
- * commit:  8f41de1 (src modified)
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 14.44 13.92 11.09
+ * date:    2026-12-02 01:00 UTC
+ * commit:  a183e1b
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 14.78 16.26 16.34
  */
 #include "internal.h"
 
@@ -25,10 +25,10 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
     },
     [SOW_CHUNGKALA] = {
         .build_rate = 4.178e+07,
-        .search_at_ref = 52.64,
+        .search_at_ref = 27.2,
         .search_growth = 1.4996,
         .board_growth = 1.0000,
-        .pits_growth = 4.0000,
+        .pits_growth = 1.0000,
         .all_moves_factor = 3.805,
         .no_db_at_ref = 0,
         .no_db_growth = 1.0000,
