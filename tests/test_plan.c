@@ -107,27 +107,39 @@ static void test_default_budget(void **state)
     (void)state;
     sow_game g;
     game_of(&g, SOW_KALAH, 6, 4, 0);
-    struct { int threads; bool value_only; int db; size_t tt; } want[] = {
-        {2, true, 20, 64},   /* excess 28: 4 MB doubled 4 times */
-        {2, false, 22, 64},  /* excess 26: 16 MB doubled twice */
-        {1, true, 19, 128},
+    /* The sizes are the fitted model's (results/plan-fit.md), so a range
+     * around the measured best (Kalah(6,4)'s value on one thread: 20
+     * seeds, doc/experiments.md), not one size a refit would move; the
+     * table follows the excess: 4 or 16 MB up to 24, doubling per seed. */
+    struct { int threads; bool value_only; int lo, hi; } want[] = {
+        {2, true, 18, 22},
+        {2, false, 20, 25},
+        {1, true, 18, 22},
     };
+    int db[3];
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         sow_limits lim = {.memory = 4096 * MB, .threads = want[i].threads,
                           .value_only = want[i].value_only};
         sow_plan p = make(&g, &lim, SOW_OK);
         check_invariants(&g, &p);
         assert_int_equal(p.board_seeds, 48);
-        assert_int_equal(p.db_seeds, want[i].db);
-        assert_int_equal(p.tt_mb, want[i].tt);
-        assert_true(p.trial_seconds >= 2.0);
+        db[i] = p.db_seeds;
+        assert_in_range(p.db_seeds, want[i].lo, want[i].hi);
+        size_t tt = want[i].value_only ? 4 : 16;
+        for (int e = 24; e < 48 - p.db_seeds; e++)
+            tt *= 2;
+        assert_int_equal(p.tt_mb, tt);
+        assert_true(p.trial_seconds > 0 && p.trial_seconds <= 2.0);
         assert_false(p.db_degraded);
     }
+    /* Every move's value searches more above the same database: never a
+     * smaller one; nor with more threads, whose builds are as much faster. */
+    assert_true(db[1] >= db[0] && db[0] >= db[2]);
     game_of(&g, SOW_KALAH, 6, 5, 0);
     sow_limits lim = {.memory = 4096 * MB, .threads = 2, .value_only = true};
     sow_plan p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 26);
+    assert_in_range(p.db_seeds, 24, 28);
     assert_int_equal(p.tt_mb, 1024); /* excess 34: capped */
 
     /* Chungkala 6x2's long games: its own constants give it a database
@@ -332,8 +344,18 @@ static void test_cycles(void **state)
     /* the biggest database that builds within the time: some, not all 50 */
     assert_true(p.db_seeds > 0 && p.db_seeds < 50);
     assert_non_null(strstr(p.why_db, "cycles"));
-    assert_true(p.trial_seconds == 0);
+    /* A short trial (a small board may end without the database's
+     * build), at most half the modelled build: on Toguz 3x3 a fraction of
+     * a second. */
+    assert_true(p.trial_seconds > 0 && p.trial_seconds <= 0.5);
     assert_int_equal(p.db_grow_seeds, 0);
+    sow_game small;
+    game_of(&small, SOW_TOGUZ, 3, 3, 0);
+    sow_plan q = make(&small, &lim, SOW_OK);
+    check_invariants(&small, &q);
+    assert_int_equal(q.db_seeds, 18);
+    assert_true(q.trial_seconds > 0);
+    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 18, 1) * (1 + 1e-9));
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
@@ -460,6 +482,8 @@ static void test_fitted_per_game(void **state)
         assert_true(f->board_growth >= 1.0 && f->board_growth <= 4.0);
         assert_true(f->all_moves_factor >= 1.0);
         assert_true(f->no_db_at_ref >= 0 && f->no_db_growth >= 1.0);
+        assert_true(f->pits_growth >= 1.0 && f->pits_growth <= 4.0);
+        assert_true(f->no_db_pits_growth >= 1.0 && f->no_db_pits_growth <= 4.0);
     }
     const plan_fit *k = &plan_fitted[SOW_KALAH], *c = &plan_fitted[SOW_CONGKAK];
     assert_true(k->points >= 3 && c->points >= 3);
@@ -487,6 +511,14 @@ static void test_fitted_per_game(void **state)
                           k->build_rate) < 1e-9 * b + 1e-12);
     assert_true(plan_missing_build_seconds(&g, 2, 20, -1) < plan_build_seconds(&g, 20, 1));
     assert_true(plan_missing_build_seconds(&g, 1, 18, 20) == 0);
+    /* The pits term: Kalah 4x6 holds far fewer positions per seed than
+     * 6x4 of the same 48 seeds, and its search is modelled smaller, above
+     * the same database and without one (results/plan-fit.md). */
+    assert_true(k->pits_growth > 1.0 && k->no_db_pits_growth > 1.0);
+    sow_game g4;
+    game_of(&g4, SOW_KALAH, 4, 6, 0);
+    assert_true(plan_search_cost(&g4, 48, 28, 1, true) < plan_search_cost(&g, 48, 28, 1, true));
+    assert_true(plan_search_cost(&g4, 48, 0, 1, true) < plan_search_cost(&g, 48, 0, 1, true));
 }
 
 /* No plan starts a build that costs more than the search it would spare:
@@ -524,11 +556,11 @@ static void test_no_build_beyond_search(void **state)
 }
 
 /* The trial has no cliff: where a database is planned and the folder
- * lacks some of it, the search without one runs at least min(the build
- * + 0.3 s, 2 s) and at most the larger of the build and 2 s (modelled), so a search the model
- * misjudged is never cut after 2 s to wait for a build many times longer
- * unless the model's case for it is strong; the whole build where the
- * model finds it barely worth it. */
+ * lacks some of it, the search without one runs at least 0.05 s and at
+ * most half the build (modelled) or 2 s, so a search the model misjudged
+ * is never cut after 2 s to wait for a build many times longer unless the
+ * model's case for it is strong; half the build where the model finds it
+ * barely worth it (then at most 1.5 times the build in all). */
 static void test_trial_no_cliff(void **state)
 {
     (void)state;
@@ -548,11 +580,12 @@ static void test_trial_no_cliff(void **state)
                 continue;
             double build = plan_build_seconds(&g, p.db_seeds, 1);
             double no_db = plan_search_cost(&g, p.board_seeds, 0, 1, vo);
-            double floor = build + 0.3 < 2.0 ? build + 0.3 : 2.0;
-            assert_true(p.trial_seconds >= floor * (1 - 1e-9));
-            assert_true(p.trial_seconds <= (build > 2.0 ? build : 2.0) * (1 + 1e-9));
+            double half = 0.5 * build;
+            assert_true(p.trial_seconds >= 0.05 * (1 - 1e-9));
+            assert_true(p.trial_seconds <= 2.0 * (1 + 1e-9));
+            assert_true(p.trial_seconds <= (half > 0.05 ? half : 0.05) * (1 + 1e-9));
             if (3 * build >= no_db)
-                assert_true(p.trial_seconds >= build * (1 - 1e-9));
+                assert_true(p.trial_seconds >= (half < 2.0 ? half : 2.0) * (1 - 1e-9));
             trials++;
         }
     }
@@ -876,13 +909,16 @@ static void test_time_plan(void **state)
     game_of(&g, SOW_KALAH, 6, 4, 0);
     sow_limits lim = {.memory = 4096 * MB, .threads = 1, .value_only = true};
     sow_plan none = make(&g, &lim, SOW_OK);
-    assert_true(none.trial_seconds >= 2.0);
+    assert_true(none.trial_seconds > 0.5);
     assert_true(none.limits.deadline == 0);
     lim.time_limit = 1;
     sow_plan one = make(&g, &lim, SOW_OK);
     check_invariants(&g, &one);
-    assert_true(one.trial_seconds > 0 && one.trial_seconds <= 0.5);
-    assert_true(one.db_seeds > 0 && one.db_seeds < none.db_seeds);
+    /* A database that builds in the half second left cuts the search
+     * little or nothing: a smaller one than without the limit, or none. */
+    assert_true(one.db_seeds < none.db_seeds);
+    assert_true(one.db_seeds == 0 ? one.trial_seconds == 0
+                                  : one.trial_seconds > 0 && one.trial_seconds <= 0.5);
     assert_true((double)sow_db_bytes(&g, one.db_seeds) / plan_fitted[SOW_KALAH].build_rate <=
                 0.5);
     assert_true(one.limits.deadline > 0);

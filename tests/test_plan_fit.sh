@@ -23,8 +23,9 @@ grep -q "^ \* commit: " "$tmp/fitted.c"
 python3 - "$tmp/fitted.c" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-vals = re.findall(r"\.(build_rate|search_at_ref|search_growth|board_growth|all_moves_factor) = ([^,]+),", text)
-assert len(vals) == 20, vals
+vals = re.findall(r"\.(build_rate|search_at_ref|search_growth|board_growth|pits_growth|"
+                  r"no_db_pits_growth|all_moves_factor) = ([^,]+),", text)
+assert len(vals) == 28, vals
 for k, v in vals:
     assert float(v) > 0, (k, v)
     if k.endswith("growth") or k == "all_moves_factor":
@@ -43,6 +44,43 @@ rc=$?
 set -e
 [ "$rc" = 2 ] || { echo "plan-fit --only nosuch: exit $rc"; exit 1; }
 [ "$(wc -l <"$tmp/err")" = 1 ] || { cat "$tmp/err"; exit 1; }
+
+# The fit recovers a known law: nodes = N G^(e-24) B^(b-48) P^(p-12) times
+# a level of each board's own (up to 2.5 times either way), the growth per
+# excess seed from within the boards, the pits term across them.
+python3 - <<'PY'
+import importlib.machinery, importlib.util, math
+loader = importlib.machinery.SourceFileLoader("plan_fit", "scripts/plan-fit")
+spec = importlib.util.spec_from_loader("plan_fit", loader)
+pf = importlib.util.module_from_spec(spec)
+loader.exec_module(pf)
+G, B, P, N = 1.45, 1.08, 1.9, 5e6
+levels = {(8, 32): 2.5, (8, 40): 0.4, (10, 40): 1.0, (12, 36): 0.5, (12, 48): 2.0,
+          (10, 30): 1.3}
+pts = []
+for (p, b), lvl in levels.items():
+    for k in range(b // 3 + 1, b // 2 + 3, 2):
+        e = b - k
+        pts.append((e, b, p, lvl * N * G ** (e - 24) * B ** (b - 48) * P ** (p - 12)))
+fit, notes = pf.fit_search(pts)
+assert abs(fit["G"] - G) < 1e-6, fit
+# Joint levels: B and P within a few per cent, not exact.
+assert 1.5 < fit["P"] < 2.4 and 1.0 <= fit["B"] < 1.2, fit
+# One pit count with two boards: no pits term.
+fit, notes = pf.fit_search([q for q in pts if q[2] == 12 or q[1] == 40])
+assert fit["P"] == 1.0 and any("no pits term" in n for n in notes), (fit, notes)
+PY
+# bench-plan's boards: the README's and every results/ cell within 600 s.
+scripts/bench-plan --list >"$tmp/boards"
+grep -q "^kalah 6x4	.*README" "$tmp/boards"
+grep -q "^toguz 5x2	.*README" "$tmp/boards"
+[ "$(wc -l <"$tmp/boards")" -gt 300 ] || { echo "bench-plan --list: too few boards"; exit 1; }
+grep -q "^chungkala 5x6 value	" "$tmp/boards"  # 441 s: in
+# Toguz 5x3: 601 s, beyond; a smaller --max-cell leaves the big cells out.
+if grep -q "^toguz 5x3	" "$tmp/boards"; then echo "toguz 5x3 (601 s) listed"; exit 1; fi
+scripts/bench-plan --list --max-cell 1 >"$tmp/small"
+if grep -q "^chungkala 5x6 value	" "$tmp/small"; then echo "--max-cell 1 kept 5x6"; exit 1; fi
+grep -q "^kalah 4x3 empty-capture	.*README" "$tmp/small"
 
 scripts/bench-plan --quick --sow "$sow" --out "$tmp/bench" 2>"$tmp/log" || { cat "$tmp/log"; exit 1; }
 grep -q "^| kalah 4x4 | " "$tmp/bench/plan.md"

@@ -140,9 +140,9 @@ interrupt "$SOW" solve kalah --pits 6 --seeds 5 --db-seeds 10 --threads 1 --tt-m
 json 'd["interrupted"] is True and d["db"]["seeds"] == 10 and d["db"]["root"] is False'
 
 # A database the model guessed too small grows, and says so: Chungkala
-# 8x1 (no capture) above the model's 8 seeds runs far over the 2 s floor.
+# 8x1 (no capture) above the model's database (8 or 9 seeds) runs far over the 2 s floor.
 expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --threads 1 --memory 256 --json
-has err '^sow: the search above 8 seeds ran [0-9.]+ s, longer than the database up to [0-9]+ would take to build: growing it'
+has err '^sow: the search above [0-9]+ seeds ran [0-9.]+ s, longer than the database up to [0-9]+ would take to build: growing it'
 json 'd["value"] == 1 and d["outcome"] == "win" and d["db"]["first_seeds"] == 8 and 8 < d["db"]["seeds"] < 16'
 
 echo "test_solve_cli: all passed"

@@ -4,41 +4,47 @@
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
  * command: scripts/plan-fit --refit results/plan-fit.csv
- * date:    2026-12-01 20:38 UTC
- * commit:  6326ab6 (src modified)
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 14.60 15.31 13.29
+ * date:    2026-12-02 01:00 UTC
+ * commit:  a183e1b
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 14.78 16.26 16.34
  */
 #include "internal.h"
 
 const plan_fit plan_fitted[SOW_GAME_COUNT] = {
     [SOW_KALAH] = {
-        .build_rate = 2.332e+07,
-        .search_at_ref = 1.97,
-        .search_growth = 1.4159,
-        .board_growth = 1.1899,
+        .build_rate = 2.557e+07,
+        .search_at_ref = 3.143,
+        .search_growth = 1.4287,
+        .board_growth = 1.0719,
+        .pits_growth = 1.9227,
         .all_moves_factor = 5.995,
-        .no_db_at_ref = 114.4,
-        .no_db_growth = 1.5352,
-        .points = 13,
+        .no_db_at_ref = 57.93,
+        .no_db_growth = 1.4101,
+        .no_db_pits_growth = 1.3839,
+        .points = 25,
     },
     [SOW_CHUNGKALA] = {
         .build_rate = 4.178e+07,
-        .search_at_ref = 2.248,
-        .search_growth = 1.3760,
+        .search_at_ref = 27.2,
+        .search_growth = 1.4996,
         .board_growth = 1.0000,
+        .pits_growth = 1.0000,
         .all_moves_factor = 3.805,
         .no_db_at_ref = 0,
         .no_db_growth = 1.0000,
+        .no_db_pits_growth = 1.0000,
         .points = 12,
     },
     [SOW_CONGKAK] = {
         .build_rate = 5.101e+06,
-        .search_at_ref = 0.0003111,
-        .search_growth = 1.1391,
+        .search_at_ref = 3.227e-05,
+        .search_growth = 1.1873,
         .board_growth = 1.0000,
+        .pits_growth = 1.0000,
         .all_moves_factor = 5.651,
-        .no_db_at_ref = 0.005214,
-        .no_db_growth = 1.1228,
+        .no_db_at_ref = 0.01244,
+        .no_db_growth = 1.1009,
+        .no_db_pits_growth = 1.0000,
         .points = 12,
     },
     [SOW_TOGUZ] = {
@@ -46,9 +52,11 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .search_at_ref = 1.3,
         .search_growth = 1.5000,
         .board_growth = 1.1600,
+        .pits_growth = 1.0000,
         .all_moves_factor = 4.000,
         .no_db_at_ref = 0,
         .no_db_growth = 1.0000,
+        .no_db_pits_growth = 1.0000,
         .points = 0,
     },
 };

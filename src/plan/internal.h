@@ -39,19 +39,24 @@
  * scripts/plan-fit from the game's own rules; results/plan-fit.md). The
  * model: building costs its bytes at build_rate per thread; a value
  * search on one thread above a database takes search_at_ref *
- * search_growth^(e - 24) * board_growth^(b - 48) seconds (e: board seeds
- * above the database's, b: the board's seeds), but never more than the
- * search without one, no_db_at_ref * no_db_growth^(b - 48) (where that
- * was fitted: no_db_at_ref > 0); all_moves_factor times that for every
- * move's value. */
+ * search_growth^(e - 24) * board_growth^(b - 48) * pits_growth^(p - 12)
+ * seconds (e: board seeds above the database's, b: the board's seeds, p:
+ * its pits, both sides), but never more than the search without one,
+ * no_db_at_ref * no_db_growth^(b - 48) * no_db_pits_growth^(p - 12)
+ * (where that was fitted: no_db_at_ref > 0); all_moves_factor times that
+ * for every move's value. The pits term: a board of fewer pits holds far
+ * fewer positions per seed (Kalah 4x6 searches about 40 times fewer nodes
+ * than 6x4 of the same 48 seeds). */
 typedef struct plan_fit {
     double build_rate;       /* bytes (positions) built per second and thread */
     double search_at_ref;    /* seconds at an excess of 24 on a 48-seed board */
     double search_growth;    /* per seed of excess */
     double board_growth;     /* per board seed at a fixed excess */
+    double pits_growth;      /* per pit (both sides) at a fixed excess and board */
     double all_moves_factor; /* every move's value over the value alone */
     double no_db_at_ref;     /* without a database: seconds on 48 seeds (0: no fit) */
     double no_db_growth;     /* ... and its growth per board seed */
+    double no_db_pits_growth; /* ... and per pit (both sides) */
     int points;              /* searches the fit used (0: the defaults) */
 } plan_fit;
 

@@ -22,6 +22,7 @@
 /* The measured constants are per game family (fitted.c, plan_fit); what
  * stays here holds for every game. */
 #define BOARD_REF_SEEDS 48
+#define BOARD_REF_PITS 12
 /* Each thread after the first adds this much of one thread's speed
  * (ABDADA, results/threads.md). */
 #define THREAD_SEARCH_GAIN 0.65
@@ -81,12 +82,15 @@ double plan_search_cost(const sow_game *g, int board, int k, int threads, bool v
     const plan_fit *f = plan_fit_of(g);
     double scale = (value_only ? 1.0 : f->all_moves_factor) /
                    (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
+    int pits = 2 * g->m - BOARD_REF_PITS;
     double above = f->search_at_ref * pow(f->board_growth, board - BOARD_REF_SEEDS) *
-                   pow(f->search_growth, board - k - TT_BASE_EXCESS);
+                   pow(f->search_growth, board - k - TT_BASE_EXCESS) *
+                   pow(f->pits_growth, pits);
     /* A small database hardly cuts the search: it costs about what the
      * search without one does (results/plan-fit.md). */
-    double none = f->no_db_at_ref > 0 ? f->no_db_at_ref * pow(f->no_db_growth,
-                                                              board - BOARD_REF_SEEDS)
+    double none = f->no_db_at_ref > 0 ? f->no_db_at_ref *
+                                            pow(f->no_db_growth, board - BOARD_REF_SEEDS) *
+                                            pow(f->no_db_pits_growth, pits)
                                       : INFINITY;
     if (k == 0 && isfinite(none))
         return scale * none;

@@ -20,16 +20,23 @@
  * build of what the store lacks, per unit of the ratio of that build to
  * the modelled search without a database (doc/search.md, "the trial"). */
 #define TRIAL_MODEL_SLACK 3.0
-/* ... and at least the build plus this, up to TRIAL_SECONDS: a build's
- * files, locks and the process around it cost more than its modelled
- * bytes on a small board (Chungkala 4x3: the search without a database,
- * 0.26 s in all, lost to a 0.03 s trial and a 0.8 s plan;
- * results/plan.md). */
-#define TRIAL_FLOOR_SECONDS 0.3
+/* ... times this at most: a trial then costs at most half the build
+ * where the build was right (a plan within 1.5 times the best fixed
+ * choice), and a search that needs less ends in it. A trial as long as the
+ * build, plus 0.3 s, cost Kalah 4x5 three times its best choice (0.80 s
+ * CPU against 0.25 s with 19 seeds; doc/experiments.md). */
+#define TRIAL_BUILD_SHARE 0.5
+/* ... and at least this, up to TRIAL_SECONDS: a process's start, and the
+ * small boards solved in it. */
+#define TRIAL_FLOOR_SECONDS 0.05
 /* Toguz (cycles): the longest build the plan chooses by itself: above the
  * database a search with cycles shares little, so the biggest database
  * within this time is the plan. */
 #define CYCLE_BUILD_SECONDS 20.0
+/* ... and tries the search without a database first for this share of
+ * the build (plan_trial). */
+#define CYCLE_TRIAL_SHARE 0.5
+#define CYCLE_TRIAL_SECONDS 0.3
 /* With a time limit, a trial search takes at most this share of the time
  * left. */
 #define TRIAL_TIME_SHARE 0.5
@@ -337,12 +344,12 @@ static void why_table_and_growth(const sow_game *g, const sow_limits *L, sow_pla
 
 /* The trial decision: a search without a database first, where one is
  * planned and the folder lacks some of it. It lasts a share of the
- * modelled build of what is missing: all of it when the model finds the
+ * modelled build of what is missing: half of it when the model finds the
  * build barely worth it (build near the search without a database), less
- * the surer it is, at least the build plus TRIAL_FLOOR_SECONDS up to
- * TRIAL_SECONDS. So the plan has no cliff: a search the model misjudged ends in
- * the trial unless the build it gave way to is short beside the trial or
- * the model's case is strong (doc/search.md, "the trial"). */
+ * the surer it is, at least TRIAL_FLOOR_SECONDS up to TRIAL_SECONDS. So
+ * the plan has no cliff: a search the model misjudged ends in the trial
+ * unless the build it gave way to is short beside the trial or the
+ * model's case is strong (doc/search.md, "the trial"). */
 static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_plan *out)
 {
     int k = out->db_seeds, board = out->board_seeds;
@@ -351,19 +358,37 @@ static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
         return;
     }
-    if (L->db_seeds > 0 || g->cycles || build <= 0) {
+    if (L->db_seeds > 0 || build <= 0) {
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: %s",
                  L->db_seeds > 0 ? "the database size is forced"
-                 : g->cycles ? "with cycles a search above no database shares little"
-                             : "the database folder holds the database");
+                                 : "the database folder holds the database");
+        return;
+    }
+    if (g->cycles) {
+        /* The complete database is the plan, but a small board's search
+         * may end sooner than its build (Toguz 3x3: 0.04 s without one,
+         * 0.15 s with), or never (Toguz 4x1 without tuzdik: over 0.6 s,
+         * the database 0.06 s; results/plan.md): a trial of half the
+         * modelled build, up to CYCLE_TRIAL_SECONDS, costs at most half
+         * of it. */
+        double t = CYCLE_TRIAL_SHARE * build;
+        if (t > CYCLE_TRIAL_SECONDS)
+            t = CYCLE_TRIAL_SECONDS;
+        if (t > TRIAL_TIME_SHARE * left)
+            t = TRIAL_TIME_SHARE * left;
+        out->trial_seconds = t;
+        snprintf(out->why_trial, sizeof out->why_trial,
+                 "a %.2g s search without a database first: with cycles the plan is the "
+                 "biggest database, but a small board may be solved sooner without one", t);
         return;
     }
     double no_db = plan_search_cost(g, board, 0, L->threads, L->value_only);
     double share = TRIAL_MODEL_SLACK * build / no_db;
-    double t = build * (share < 1 ? share : 1);
-    double floor = build + TRIAL_FLOOR_SECONDS;
-    if (t < floor)
-        t = floor < TRIAL_SECONDS ? floor : TRIAL_SECONDS;
+    double t = TRIAL_BUILD_SHARE * build * (share < 1 ? share : 1);
+    if (t < TRIAL_FLOOR_SECONDS)
+        t = TRIAL_FLOOR_SECONDS;
+    if (t > TRIAL_SECONDS)
+        t = TRIAL_SECONDS;
     if (TRIAL_TIME_SHARE * left < t)
         t = TRIAL_TIME_SHARE * left;
     out->trial_seconds = t;

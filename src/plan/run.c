@@ -27,6 +27,9 @@
  * mostly files and locks), and at most by this much. */
 #define LOAD_MIN_BUILD 0.5
 #define LOAD_MAX_SLOWDOWN 10.0
+/* A trial cut by its wall seconds with less than this share of its CPU
+ * seconds spent (a loaded machine) runs on for the rest. */
+#define TRIAL_CPU_SHARE 0.9
 /* A build the model misjudged is cut at its last complete seed count once
  * it has taken this many times its share of the time left ... */
 #define BUILD_OVERRUN 1.5
@@ -283,23 +286,47 @@ typedef struct {
     sow_plan_held *held; /* the caller's, or NULL */
 } plan_run;
 
-/* The trial: a search without a database for plan->trial_seconds (R->s
- * made). True when it ends the run (*e: solved, stopped or failed). */
+/* The trial: a search without a database for plan->trial_seconds of its
+ * threads' CPU (R->s made). The search's limit is wall clock; on a loaded
+ * machine the same wall seconds hold less of the search the model
+ * counts, so a trial cut with less than TRIAL_CPU_SHARE of its CPU spent
+ * runs again (its table kept) for what it lacks, within
+ * LOAD_MAX_SLOWDOWN times its wall seconds (doc/search.md, "the trial").
+ * True when it ends the run (*e: solved, stopped or failed). */
 static bool run_trial(plan_run *R, sow_err *e)
 {
     sow_plan_result *out = R->out;
     if (R->cb->phase)
         R->cb->phase(R->cb->ctx, "trial");
-    double t = plan_time_left(R->end, sow_now());
-    sow_search_set_time_limit(R->s, t < R->plan->trial_seconds ? t : R->plan->trial_seconds);
-    double c0 = sow_cpu_now();
-    *e = t > 0 ? sow_search_solve(R->s, R->pos, &out->search) : SOW_E_INTERRUPTED;
+    double want = R->plan->trial_seconds, threads = R->plan->limits.threads;
+    double c0 = sow_cpu_now(), w0 = sow_now(), got = 0;
+    uint64_t nodes = 0;
+    for (;;) {
+        double t = plan_time_left(R->end, sow_now());
+        double wall = LOAD_MAX_SLOWDOWN * want - (sow_now() - w0);
+        double step = want - got;
+        step = step < wall ? step : wall;
+        sow_search_set_time_limit(R->s, t < step ? t : step);
+        *e = t > 0 && step > 0 ? sow_search_solve(R->s, R->pos, &out->search) : SOW_E_INTERRUPTED;
+        nodes += out->search.sol.nodes;
+        got = (sow_cpu_now() - c0) / threads;
+        if (*e != SOW_E_INTERRUPTED || stopped(&R->plan->limits) || t <= step ||
+            got >= TRIAL_CPU_SHARE * want || sow_now() - w0 >= LOAD_MAX_SLOWDOWN * want)
+            break;
+    }
     out->cpu_seconds += sow_cpu_now() - c0;
+    out->search.sol.nodes = nodes;
     if (*e == SOW_OK) {
         out->trial_solved = true;
         return true;
     }
-    out->trial_nodes = out->search.sol.nodes;
+    out->trial_nodes = nodes;
+    /* With cycles a line may outgrow the search's stack without a
+     * database: the database's path (and its fixpoint) answers that. */
+    if (*e == SOW_E_LIMIT && R->g->cycles && !stopped(&R->plan->limits)) {
+        *e = SOW_OK;
+        return false;
+    }
     if (*e != SOW_E_INTERRUPTED || stopped(&R->plan->limits))
         return true;
     *e = SOW_OK;
