@@ -53,10 +53,13 @@ static const char usage_build[] =
     "                 (STORE/FAMILY/FAMILY-nN.sowbook), where every command finds it\n"
     "  --resume       keep the entries FILE already holds and judge the rest\n"
     "  --threads T, --memory SIZE, --db DIR, --no-db   the engine's limits\n"
+    "  --count        only count the positions per ply (no engine, no file);\n"
+    "                 JSON keys: game, pits, seeds, variant, plies, per_ply, total\n"
     "  --quiet        no progress lines on stderr\n"
     "  --json         one JSON object: book, game, pits, seeds, variant, plies,\n"
     "                 exact, positions, total, left_out, solved, complete,\n"
-    "                 seconds\n"
+    "                 seconds, per_ply (each ply's total, done, solved, seconds and\n"
+    "                 cpu: this run's wall and CPU seconds on it)\n"
     "\n"
     "The book is saved every minute while it builds and at the end; Ctrl-C\n"
     "saves what is done and exits 130.\n"
@@ -271,10 +274,17 @@ static void print_built(const cli_game *cg, const char *out, const sow_book *b,
     if (cg->json) {
         json_head(out, cg);
         printf(",\"plies\":%d,\"exact\":%s,\"positions\":%llu,\"total\":%llu,\"left_out\":%llu,"
-               "\"solved\":%llu,\"complete\":%s,\"seconds\":%.3f}\n",
+               "\"solved\":%llu,\"complete\":%s,\"seconds\":%.3f",
                bi.plies, exact ? "true" : "false", (unsigned long long)bi.positions,
                (unsigned long long)r->last.total, (unsigned long long)r->last.left_out,
                (unsigned long long)r->solved, bi.complete ? "true" : "false", secs);
+        printf(",\"per_ply\":[");
+        for (int d = 0; d <= bi.plies; d++)
+            printf("%s{\"ply\":%d,\"total\":%llu,\"done\":%llu,\"solved\":%llu,"
+                   "\"seconds\":%.3f,\"cpu\":%.3f}", d ? "," : "", d,
+                   (unsigned long long)r->ply_total[d], (unsigned long long)r->ply_done[d],
+                   (unsigned long long)r->ply_solved[d], r->ply_seconds[d], r->ply_cpu[d]);
+        printf("]}\n");
         return;
     }
     printf("book: %s\n", out);
@@ -285,12 +295,37 @@ static void print_built(const cli_game *cg, const char *out, const sow_book *b,
            r->stopped ? " (stopped by the time: run again with --resume)" : "");
 }
 
+/* --count: the positions per ply. */
+static int count_only(const cli_game *cg, int plies)
+{
+    uint64_t per[SOW_BOOK_MAX_PLIES + 1], total = 0;
+    char why[SOW_WHY];
+    if (sow_book_count(&cg->g, plies, per, why, sizeof why))
+        cli_fail("book build: %s", why);
+    if (cg->json) {
+        printf("{");
+        cli_json_game(cg);
+        printf(",\"plies\":%d,\"per_ply\":[", plies);
+    }
+    for (int d = 0; d <= plies; d++) {
+        total += per[d];
+        if (cg->json)
+            printf("%s%llu", d ? "," : "", (unsigned long long)per[d]);
+        else
+            printf("ply %d: %llu positions (%llu in all)\n", d, (unsigned long long)per[d],
+                   (unsigned long long)total);
+    }
+    if (cg->json)
+        printf("],\"total\":%llu}\n", (unsigned long long)total);
+    return 0;
+}
+
 static int book_build(int argc, char **argv)
 {
     cli_game cg = {0};
     cli_limit_opts lo = {0};
     const char *plies_s = NULL, *time_s = NULL, *max_s = NULL, *out_s = NULL;
-    bool exact = false, resume = false;
+    bool exact = false, resume = false, count = false;
     build_view view = {0};
     const char *pos[1];
     int npos = 0;
@@ -305,6 +340,7 @@ static int book_build(int argc, char **argv)
                       {"out", OPT_STRING, &out_s},
                       {"resume", OPT_FLAG, &resume},
                       {"quiet", OPT_FLAG, &view.quiet},
+                      {"count", OPT_FLAG, &count},
                       {"threads", OPT_STRING, &lo.threads},
                       {"memory", OPT_STRING, &lo.memory},
                       {"db", OPT_STRING, &lo.db_dir},
@@ -318,6 +354,8 @@ static int book_build(int argc, char **argv)
     if (!plies_s)
         cli_fail("book build: --plies K is required");
     int plies = (int)cli_int("--plies", plies_s, 0, SOW_BOOK_MAX_PLIES);
+    if (count)
+        return count_only(&cg, plies);
     sow_book_build_options o = {.exact = exact || !time_s, .save_every = 60,
                                 .progress = on_progress, .ctx = &view};
     if (time_s)

@@ -68,6 +68,20 @@ static sow_err positions(const sow_game *g, int plies, frontier *f, char *why, s
     return err;
 }
 
+sow_err sow_book_count(const sow_game *g, int plies, uint64_t *per_ply, char *why,
+                       size_t why_size)
+{
+    frontier f = {0};
+    sow_err err = positions(g, plies, &f, why, why_size);
+    for (int d = 0; !err && d <= plies; d++)
+        per_ply[d] = 0;
+    for (uint64_t i = 0; !err && i < f.n; i++)
+        per_ply[f.ply[i]]++;
+    free(f.pos);
+    free(f.ply);
+    return err;
+}
+
 /* The time left before the deadline (<= 0: none), or `cap` if sooner. */
 static double time_for(const sow_book_build_options *o, double cap)
 {
@@ -182,6 +196,33 @@ static sow_err check(sow_engine *e, sow_book *b, const sow_book_build_options *o
     return SOW_OK;
 }
 
+/* One position's turn: judged unless held; the result's counts. */
+static sow_err step(sow_engine *e, sow_book *b, const frontier *f, uint64_t i,
+                    const sow_book_build_options *o, sow_book_build_result *out, char *why,
+                    size_t why_size)
+{
+    double t1 = sow_now(), c1 = sow_cpu_now();
+    bool left = false, judged = false;
+    sow_err err = SOW_OK;
+    if (!held(b, &f->pos[i], o->exact)) {
+        err = judge_one(e, b, &f->pos[i], o, &left, &out->stopped, why, why_size);
+        judged = !err && !left && !out->stopped;
+    }
+    bool done = !err && !left && !out->stopped;
+    int d = f->ply[i];
+    sow_book_progress *pr = &out->last;
+    out->solved += judged;
+    out->ply_solved[d] += judged;
+    out->ply_done[d] += done;
+    pr->done += done;
+    pr->left_out += left;
+    pr->ply = d;
+    pr->last = sow_now() - t1;
+    out->ply_seconds[d] += pr->last;
+    out->ply_cpu[d] += sow_cpu_now() - c1;
+    return err;
+}
+
 sow_err sow_book_build(sow_engine *e, sow_book *b, const sow_book_build_options *o,
                        sow_book_build_result *out, char *why, size_t why_size)
 {
@@ -197,18 +238,11 @@ sow_err sow_book_build(sow_engine *e, sow_book *b, const sow_book_build_options 
     err = positions(&e->g, bi.plies, &f, why, why_size);
     sow_book_progress *pr = &out->last;
     pr->total = f.n;
+    for (uint64_t i = 0; !err && i < f.n; i++)
+        out->ply_total[f.ply[i]]++;
     for (uint64_t i = 0; !err && i < f.n && !out->stopped; i++) {
-        double t1 = sow_now();
-        bool left = false;
-        if (!held(b, &f.pos[i], o->exact)) {
-            err = judge_one(e, b, &f.pos[i], o, &left, &out->stopped, why, why_size);
-            out->solved += !err && !left && !out->stopped;
-        }
-        pr->done += !err && !left && !out->stopped;
-        pr->left_out += left;
-        pr->ply = f.ply[i];
+        err = step(e, b, &f, i, o, out, why, why_size);
         pr->seconds = sow_now() - t0;
-        pr->last = sow_now() - t1;
         if (!err && o->progress && !out->stopped)
             o->progress(o->ctx, pr);
         if (!err && o->save_path && sow_now() - saved >= o->save_every) {
