@@ -186,7 +186,11 @@ void sow_engine_stats_get(const sow_engine *e, sow_engine_stats *out);
  * it held when the question started or last changed what it holds). */
 uint64_t sow_engine_bytes(const sow_engine *e);
 
-/* sow_analyse (sow/analyse.h) of p on the engine's resident analysis
+/* A position the book holds (and opt asks for one line, no score_move)
+ * is answered from it: *out one depth (1 when the value is exact, else
+ * the book's analysis depth), its move, reported to opt->on_depth;
+ * sow_engine_from_book then says so. Otherwise:
+ * sow_analyse (sow/analyse.h) of p on the engine's resident analysis
  * table and database: opt as given (limits, evaluation, callbacks; its
  * time_limit kept if shorter), ending by `end` (> 0: the time on
  * sow_retro_clock's clock by which it ends, the database's build
