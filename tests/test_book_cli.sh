@@ -118,4 +118,8 @@ json 'not d["complete"] and d["positions"] < 7'
 [ $(( $(date +%s) - start )) -lt 60 ] || fail "--max-time 1 took $(( $(date +%s) - start )) s"
 expect_status 0 "$SOW" book info "$T/k64.sowbook" --json
 json 'not d["complete"]'
+# scripts/bench-book --quick: the results page's table from a real build.
+expect_status 0 python3 "$(dirname "${BASH_SOURCE[0]}")/../scripts/bench-book" --quick --sow "$SOW" --out "$T/res"
+has res/book.md "^\| 4 \| 158 \| 158 \| 228 \|"
+has res/book.md "^    sow book build kalah --pits 4 --seeds 3 --plies 4 --exact"
 echo "book cli: ok"
