@@ -99,8 +99,9 @@ bool sow_book_find(const sow_book *b, const sow_pos *p, sow_book_entry *out);
 /* p's score (rules.h: the mover's view, stores included) from its entry. */
 int sow_book_score(const sow_game *g, const sow_pos *p, const sow_book_entry *e);
 
-/* Entry i (0 .. positions-1) in key order: its entry, and the key's two
- * halves (a code has hi 0). For listings and checks. */
+/* Entry i (0 .. positions-1): its entry, and the key's two halves (a
+ * code has hi 0). In key order once the book was saved or loaded. For
+ * listings and checks. */
 void sow_book_at(const sow_book *b, uint64_t i, sow_book_entry *out, uint64_t *key_hi,
                  uint64_t *key_lo);
 

@@ -10,6 +10,10 @@
 #include "sow/book_build.h"
 #include "sow/rules.h"
 
+/* Seconds before the build's deadline at which a cut search means the
+ * deadline (not the time per position) cut it. */
+#define UP_SLACK 0.1
+
 /* The positions to judge, shallow first, and each one's ply. */
 typedef struct frontier {
     sow_pos *pos;
@@ -171,7 +175,8 @@ static sow_err judge_one(sow_engine *e, sow_book *b, const sow_pos *p,
     sow_err err = o->exact ? solve_one(e, p, t, &en, why, why_size)
                            : analyse_one(e, p, t, &en, why, why_size);
     if (err == SOW_E_INTERRUPTED) {
-        *up = time_for(o, 0) < 0 || stopped(e);
+        /* A search stops a moment before its deadline: the build's too. */
+        *up = (o->deadline > 0 && o->deadline - sow_now() < UP_SLACK) || stopped(e);
         *left = !*up;
         return SOW_OK;
     }
