@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that every quoted #include in src/ and include/sow/ follows the
 # layering of STYLE.md: rules <- search, retro <- db, {search, db} <- plan
-# <- {engine, units <- ledger} <- cli, and common
+# <- {engine, units <- ledger} <- cli, db <- book <- engine, and common
 # (shared helpers) under everything. The build's include paths already
 # refuse another part's private header by bare name (meson.build); this
 # also catches the public headers (every part sees include/) and paths
@@ -19,10 +19,11 @@ declare -A uses=(
   [retro]="common rules"
   [db]="common rules retro"
   [plan]="common rules search retro db"
-  [engine]="common rules search retro db plan"
+  [book]="common rules retro db"
+  [engine]="common rules search retro db plan book"
   [units]="common rules search retro db plan"
   [ledger]="common rules search retro db plan units"
-  [cli]="common rules search retro db plan engine units ledger"
+  [cli]="common rules search retro db plan book engine units ledger"
 )
 # Private headers: the CLI sees only its own and the public ones.
 declare -A sees=(
@@ -32,6 +33,7 @@ declare -A sees=(
   [retro]="common rules"
   [db]="common rules retro"
   [plan]="common"
+  [book]="common"
   [engine]="common"
   [units]="common"
   [ledger]="common"
@@ -47,6 +49,8 @@ declare -A owner=(
   [db.h]=db
   [store.h]=db
   [plan.h]=plan
+  [book.h]=book
+  [book_build.h]=engine
   [engine.h]=engine [timeman.h]=engine [sprt.h]=engine
   [units.h]=units [units_mpi.h]=units
   [ledger.h]=ledger

@@ -16,6 +16,16 @@
  * The time bounds the whole question, databases included: a build that
  * runs late stops at its last complete seed count (db_cut).
  *
+ * The opening book (sow/book.h). Before any of that, a position the
+ * game's book holds is answered from it at once (answer.book,
+ * sow_engine_from_book): its value and best move (every move's value
+ * when each child is in the book too; else the question goes on as
+ * above). An estimate in the book serves only a board the exact solver
+ * refuses. The book is the file sow_book_path names in the engine's
+ * database folder, read on the first question (none without a folder,
+ * or when that file is missing, damaged or another game's);
+ * sow_engine_set_book gives one instead.
+ *
  * Resident. What a question opens stays for the next one:
  *   - the database: a later question whose plan asks for no more seeds
  *     uses it as it is (no file read, no build), whatever it asks for;
@@ -42,6 +52,7 @@
 #include <stdint.h>
 
 #include "sow/analyse.h"
+#include "sow/book.h"
 #include "sow/error.h"
 #include "sow/game.h"
 #include "sow/plan.h"
@@ -105,6 +116,7 @@ typedef struct sow_engine_answer {
     int db_seeds;       /* the database the answer used; 0: none */
     int db_opens;       /* databases this question opened (0: the resident
                            one served, or none was needed) */
+    bool book;          /* answered from the opening book (no search) */
     double seconds;     /* the question's wall time */
 } sow_engine_answer;
 
@@ -145,6 +157,16 @@ sow_err sow_engine_choose(sow_engine *e, const sow_pos *p, const sow_engine_ques
 sow_err sow_engine_solve(sow_engine *e, const sow_pos *p, const sow_limits *q, sow_plan *plan,
                          sow_plan_result *out, char *why, size_t why_size);
 
+/* Gives the engine book b (owned from now on: freed with the engine or
+ * the next call); NULL: no book, and none looked for in the database
+ * folder (a build asks the search, not the book). SOW_E_MISMATCH (b
+ * freed, the engine without a book) if b is another game's. */
+sow_err sow_engine_set_book(sow_engine *e, sow_book *b);
+
+/* Was the last question (evaluate, choose or analyse) answered from the
+ * book? */
+bool sow_engine_from_book(const sow_engine *e);
+
 /* What an engine holds. */
 typedef struct sow_engine_stats {
     uint64_t bytes;       /* all of it: database + tables + threads' state */
@@ -164,7 +186,11 @@ void sow_engine_stats_get(const sow_engine *e, sow_engine_stats *out);
  * it held when the question started or last changed what it holds). */
 uint64_t sow_engine_bytes(const sow_engine *e);
 
-/* sow_analyse (sow/analyse.h) of p on the engine's resident analysis
+/* A position the book holds (and opt asks for one line, no score_move)
+ * is answered from it: *out one depth (1 when the value is exact, else
+ * the book's analysis depth), its move, reported to opt->on_depth;
+ * sow_engine_from_book then says so. Otherwise:
+ * sow_analyse (sow/analyse.h) of p on the engine's resident analysis
  * table and database: opt as given (limits, evaluation, callbacks; its
  * time_limit kept if shorter), ending by `end` (> 0: the time on
  * sow_retro_clock's clock by which it ends, the database's build

@@ -252,5 +252,6 @@ int cmd_match(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);
 int cmd_units(int argc, char **argv);
+int cmd_book(int argc, char **argv);
 
 #endif

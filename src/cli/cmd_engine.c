@@ -181,6 +181,8 @@ static void *think(void *arg)
         }
         if (e && e != SOW_E_INTERRUPTED)
             complain(P, "search: %s", why);
+        if (sow_engine_from_book(P->eng))
+            say(P, "info string book");
         if (in.best >= 0)
             sow_move_format(in.moves[in.best], best, sizeof best);
         else if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0)

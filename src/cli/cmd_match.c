@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sow/book.h"
 #include "proc_engine.h"
 #include "sow/analyse.h"
 #include "sow/db.h"
@@ -36,7 +37,9 @@ static const char usage[] =
     "colours swapped. An ENGINE is either\n"
     "  sow's analysis in this process: a comma-separated list of depth=D,\n"
     "    time=S, nodes=N, eval=E, threads=T (default 1), memory=SIZE (its table,\n"
-    "    as --memory reads it; default 16 MB: games run side by side); or\n"
+    "    as --memory reads it; default 16 MB: games run side by side),\n"
+    "    book=FILE (an opening book of the game, sow book: its move wherever it\n"
+    "    holds the position, no search); or\n"
     "  cmd=PROGRAM ARGS: a program that speaks sow's engine protocol\n"
     "    (doc/engine-protocol.md), e.g. cmd='sow engine --threads 1' or another\n"
     "    engine; everything after cmd= is its command line (run by /bin/sh).\n"
@@ -99,6 +102,7 @@ typedef struct engine {
     bool limited;       /* depth, time or nodes given */
     int threads;
     size_t tt_mb;
+    sow_book *book;     /* book=FILE: its moves where it holds the position */
 } engine;
 
 static void engine_parse(const sow_game *g, const char *which, const char *text, engine *e)
@@ -141,9 +145,14 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
             e->threads = cli_threads("threads", v);
         } else if (strcmp(tok, "memory") == 0) {
             e->tt_mb = (size_t)(cli_memory("memory", v) >> 20);
+        } else if (strcmp(tok, "book") == 0) {
+            char why[SOW_WHY + 4200];
+            sow_book_free(e->book);
+            if (sow_book_load(v, g, &e->book, why, sizeof why))
+                cli_fail("match: %s: %s", which, why);
         } else {
             cli_fail("match: %s: unknown key '%s' (depth, time, nodes, eval, threads, memory, "
-                     "or cmd=PROGRAM)", which, tok);
+                     "book, or cmd=PROGRAM)", which, tok);
         }
     }
     e->limited = e->ao.max_depth || e->ao.max_nodes || e->ao.time_limit;
@@ -312,6 +321,13 @@ static bool analysis_move(const match *m, sow_search *s, int k, const sow_pos *p
                           sow_move *mv, game_rec *r)
 {
     static _Thread_local sow_analyse_info in;
+    sow_book_entry en;
+    sow_pos after = *p;
+    if (m->e[k]->book && sow_book_find(m->e[k]->book, p, &en) && en.move >= 0 &&
+        sow_play(&m->cg->g, &after, (sow_move)en.move) == SOW_OK) {
+        *mv = (sow_move)en.move; /* a legal move: the book's */
+        return true;
+    }
     sow_analyse_options ao = m->e[k]->ao;
     if (budget > 0)
         ao.time_limit = ao.time_limit > 0 && ao.time_limit < budget ? ao.time_limit : budget;

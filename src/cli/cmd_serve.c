@@ -38,7 +38,8 @@ static const char usage[] =
     "                    limit: interrupted true, reason \"time limit\")\n"
     "  GET /api/analyse  every move's value within the time limit: exact where\n"
     "                    solved, else the best move so far or an estimate;\n"
-    "                    db_cut true when the time kept its database small\n"
+    "                    db_cut true when the time kept its database small;\n"
+    "                    book true when the opening book answered it\n"
     "Parameters: game, pits, seeds, variant, moves, position (as the options\n"
     "of sow solve), time (seconds, at most --time: the request's wall time from\n"
     "its arrival, its wait for a slot and its database included). Bad requests\n"
@@ -335,8 +336,9 @@ static void analyse_json(FILE *f, const cli_game *cg, const sow_engine_answer *e
                     ev->how == SOW_ENGINE_EXACT ? CLI_MOVES_EXACT
                     : ev->how == SOW_ENGINE_CUT && !ev->estimates ? CLI_MOVES_UNKNOWN
                                             : CLI_MOVES_ESTIMATE);
-    fprintf(f, ",\"depth\":%d,\"db_cut\":%s,\"time_limit\":%.3f,\"seconds\":%.6f}\n", ev->depth,
-            ev->db_cut ? "true" : "false", limit, ev->seconds);
+    fprintf(f, ",\"depth\":%d,\"db_cut\":%s,\"book\":%s,\"time_limit\":%.3f,\"seconds\":%.6f}\n",
+            ev->depth, ev->db_cut ? "true" : "false", ev->book ? "true" : "false", limit,
+            ev->seconds);
 }
 
 static enum MHD_Result api_analyse(struct MHD_Connection *c, server *sv)

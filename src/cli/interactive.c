@@ -342,6 +342,8 @@ static void print_hint(const game *G, const sow_engine_answer *ev)
     printf("%s: %s; %s.\n", ev->how == SOW_ENGINE_CUT ? "best move so far" : "best move", mt, w);
     if (ev->db_cut)
         printf("The time limit stopped the endgame database's build early.\n");
+    if (ev->book)
+        printf("(From the opening book.)\n");
 }
 
 static void cmd_hint(game *G)

@@ -21,6 +21,7 @@ static const command commands[] = {
     {"engine", cmd_engine, "speak the engine protocol on stdin/stdout (doc/engine-protocol.md)"},
     {"match", cmd_match, "two engine settings play each other: score and Elo"},
     {"db", cmd_db, "build, check and query endgame databases"},
+    {"book", cmd_book, "build, probe and describe opening books"},
     {"ledger", cmd_ledger, "status and export of a solve's ledger (solve --ledger)"},
     {"units", cmd_units, "a solve by work units: its frontier, the cost of its nodes"},
     {"bench", cmd_bench, "fixed search workload: node signature, nodes/s, perft, db build"},

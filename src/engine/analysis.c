@@ -153,8 +153,13 @@ sow_err sow_engine_analyse(sow_engine *e, const sow_pos *p, double end,
 {
     char msg[SOW_WHY];
     why = sow_why_or(why, &why_size, msg);
+    e->book_hit = false;
     if (sow_position_check(&e->g, p) != SOW_OK)
         return sow_fail(why, why_size, SOW_E_POSITION, "not a position of this game");
+    if (!sow_over(&e->g, p) && engine_book_analyse(e, p, opt, out)) {
+        e->questions++;
+        return SOW_OK;
+    }
     size_t tt_mb = analysis_tt_mb(e);
     if (e->search && !e->analysis)
         engine_drop_search(e); /* exact entries never meet heuristic ones */

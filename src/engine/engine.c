@@ -40,6 +40,7 @@ void sow_engine_free(sow_engine *e)
         return;
     engine_drop_search(e);
     engine_drop_db(e);
+    sow_book_free(e->book);
     free(e->dir);
     free(e);
 }

@@ -3,6 +3,8 @@
  *   question.c  sow_engine_evaluate: the policy (plan, cut, estimate)
  *   analysis.c  the estimate: sow_analyse on its own table
  *   level.c     the levels of play
+ *   book.c      the opening book's answers
+ *   book_build.c  building a book with the engine
  */
 #ifndef SOW_ENGINE_INTERNAL_H
 #define SOW_ENGINE_INTERNAL_H
@@ -11,6 +13,7 @@
 #include <stdint.h>
 
 #include "sow/analyse.h"
+#include "sow/book.h"
 #include "sow/db.h"
 #include "sow/engine.h"
 #include "sow/search.h"
@@ -27,6 +30,9 @@ struct sow_engine {
     size_t tt_mb;         /* its table */
     _Atomic uint64_t bytes;
     unsigned questions, db_opens;
+    sow_book *book;       /* the opening book, or NULL ... */
+    int book_state;       /* ... 0: not looked for yet, 1: held, -1: none */
+    bool book_hit;        /* the last question was answered from it */
 };
 
 /* Records what the engine holds in e->bytes. */
@@ -51,5 +57,16 @@ sow_err engine_exact(sow_engine *e, const sow_pos *p, const sow_limits *L, sow_p
  * db_cut/db_seeds/db_opens of *out. */
 sow_err engine_estimate(sow_engine *e, const sow_pos *p, double end, bool all_moves,
                         sow_engine_answer *out, char *why, size_t why_size);
+
+/* The book's answer to p (sow_engine_evaluate's: out zeroed, its
+ * all_moves set), if the book holds p (and, for all_moves, every child);
+ * sets how, sol, move_exact, bounds, depth and out->book. */
+bool engine_book_answer(sow_engine *e, const sow_pos *p, bool all_moves,
+                        sow_engine_answer *out);
+
+/* The same for sow_engine_analyse (one line asked for, no score_move):
+ * *out as one completed depth, reported to opt->on_depth. */
+bool engine_book_analyse(sow_engine *e, const sow_pos *p, const sow_analyse_options *opt,
+                         sow_analyse_info *out);
 
 #endif

@@ -104,6 +104,7 @@ sow_err sow_engine_evaluate(sow_engine *e, const sow_pos *p, const sow_engine_qu
     why = sow_why_or(why, &why_size, msg);
     double t0 = sow_now();
     memset(out, 0, sizeof *out);
+    e->book_hit = false;
     out->all_moves = q->all_moves;
     out->sol.best = -1;
     double end = q->deadline > 0 ? q->deadline : t0 + q->seconds;
@@ -116,6 +117,10 @@ sow_err sow_engine_evaluate(sow_engine *e, const sow_pos *p, const sow_engine_qu
     if (sow_over(&e->g, p)) {
         out->sol.score = out->lower = out->upper = sow_terminal_score(&e->g, p);
         out->how = SOW_ENGINE_EXACT;
+        finish(e, out, t0);
+        return SOW_OK;
+    }
+    if (!q->pie_opening && engine_book_answer(e, p, q->all_moves, out)) {
         finish(e, out, t0);
         return SOW_OK;
     }
