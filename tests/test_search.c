@@ -1290,6 +1290,28 @@ static void test_irving_table9(void **state)
     assert_int_equal(solve_with_db(SOW_KALAH, 6, 3, 0, 16, 2, &r), 2);
 }
 
+/* Every root move's value on many random positions: each move's MTD(f)
+ * starts from the bound the value search proved (no move beats the value)
+ * and from a shallow search's guess, under a table too small to keep what
+ * the value search stored, with and without an oracle, 1 and 2 threads. A
+ * bound taken on the wrong side of a move's value shows as a wrong score. */
+static void test_moves_random(void **state)
+{
+    (void)state;
+    static const board boards[] = {
+        {SOW_KALAH, 4, 3, 0, 40},     {SOW_KALAH, 5, 2, SOW_VAR_EMPTY_CAPTURE, 30},
+        {SOW_CHUNGKALA, 3, 3, 0, 30}, {SOW_CONGKAK, 4, 3, 0, 30},
+        {SOW_TOGUZ, 2, 4, 0, 20},
+    };
+    size_t nb = sizeof boards / sizeof boards[0];
+    setup su = {1, -1, 1};
+    check_boards(boards, nb, &su);
+    su.threads = 2;
+    su.oracle_seeds = 6;
+    su.tt_mb = 4;
+    check_boards(boards, nb, &su);
+}
+
 /* Bigger boards than the fast suite against the reference solver. */
 static void test_medium_vs_reference(void **state)
 {
@@ -1332,6 +1354,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_small_oracle),
         cmocka_unit_test(test_pie),
         cmocka_unit_test(test_small_db),
+        cmocka_unit_test(test_moves_random),
         cmocka_unit_test(test_db_loaded_copies),
         cmocka_unit_test(test_irving_small),
         cmocka_unit_test(test_depth),

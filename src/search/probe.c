@@ -106,6 +106,10 @@ int search_mtd(sow_search *s, const mtd_job *j, int *probes)
     if (search_known(s, j->anc, j->nanc, j->x, &f))
         return f;
     int hi = future_bound(s, sow_i_seeds_on_board(s->g, j->x)), lo = -hi;
+    if (j->lo > lo)
+        lo = j->lo;
+    if (j->hi < hi)
+        hi = j->hi;
     int g = j->guess < lo ? lo : j->guess > hi ? hi : j->guess;
     while (lo < hi) {
         int beta = g <= lo ? lo + 1 : g;
@@ -130,6 +134,7 @@ int search_mtd(sow_search *s, const mtd_job *j, int *probes)
 int search_mtd_all(sow_search *s, const sow_pos *x, int guess, int base, int sign, int *probes,
                    bool root)
 {
-    mtd_job j = {x, NULL, 0, guess, NULL, base, sign, root};
+    mtd_job j = {.x = x, .guess = guess, .base = base, .sign = sign, .root = root,
+                 .lo = MTD_OPEN_LO, .hi = MTD_OPEN_HI};
     return search_mtd(s, &j, probes);
 }

@@ -8,6 +8,13 @@
 
 #include "solver.h"
 
+/* Each root move's first guess: a depth-limited search of its child to
+ * this depth (the root's own ordering depth), less a margin in score
+ * units, to start below the move's value (doc/experiments.md, "Every
+ * move's value"). */
+#define MOVE_EST_DEPTH 8
+#define MOVE_GUESS_MARGIN 2
+
 static void set_move_score(sow_search_result *out, int k, int score)
 {
     sow_solution *sol = &out->sol;
@@ -17,21 +24,67 @@ static void set_move_score(sow_search_result *out, int k, int score)
         sol->best = k;
 }
 
+/* ---- each move's MTD(f): its first guess and proven bound ------------------- */
+
+/* A root move's MTD(f), ready to run: its child as a root of its own,
+ * bounded by what the value search proved (no move beats the root's
+ * future f, so the best move needs one test), from a guess near the move's
+ * value, the root mover's view: its estimate (move_estimates) a little
+ * lower, or f if the estimate is not below it. Guessing f for every move
+ * walked a losing move down from the value one test at a time
+ * (doc/experiments.md, "Every move's value"). */
+static mtd_job move_job(const rchild *c, int f, int est)
+{
+    int g = est < f ? est - MOVE_GUESS_MARGIN : f; /* root mover's view */
+    mtd_job j = {.x = &c->q, .guess = c->sign * (g - c->c0), .lo = MTD_OPEN_LO,
+                 .hi = MTD_OPEN_HI};
+    if (c->sign > 0)
+        j.hi = f - c->c0;
+    else
+        j.lo = c->c0 - f;
+    return j;
+}
+
+/* Each root move's estimated value (root mover's view) into est: shallow
+ * depth-limited searches of its child, as the root's before its value
+ * (their entries have a small draft: the exact search takes only their
+ * moves). False if stopped. */
+static bool move_estimates(sow_search *s, const rchild *c, int n, int *est)
+{
+    for (int k = 0; k < n; k++) {
+        int fq = 0;
+        if (!search_known(s, NULL, 0, &c[k].q, &fq))
+            for (int d = 1; d <= MOVE_EST_DEPTH; d++) {
+                fq = search_probe(s, NULL, 0, &c[k].q, -INF, INF, d);
+                if (fq == INF)
+                    return false;
+            }
+        est[k] = c[k].c0 + c[k].sign * fq;
+    }
+    return true;
+}
+
 /* Every root move's value, one after the other, each an MTD(f) on every
- * thread from the guess that it is a best move (root future f). */
+ * thread (root future f). */
 sow_err search_moves_serial(sow_search *s, const sow_pos *p, int f, sow_search_result *out)
 {
     sow_solution *sol = &out->sol;
     int base = search_store_score(s->g, p);
+    rchild c[SOW_MAX_MOVES];
+    int est[SOW_MAX_MOVES];
+    for (int k = 0; k < sol->nmoves; k++)
+        make_child(s->g, p, sol->moves[k], &c[k]);
+    if (!move_estimates(s, c, sol->nmoves, est))
+        return search_error(s);
     for (int k = 0; k < sol->nmoves; k++) {
         s->c.pr.move = k;
-        rchild c;
-        make_child(s->g, p, sol->moves[k], &c);
-        int fq = search_mtd_all(s, &c.q, c.sign * (f - c.c0), base + c.c0, c.sign, &out->mtd_probes,
-                         false);
+        mtd_job j = move_job(&c[k], f, est[k]);
+        j.base = base + c[k].c0;
+        j.sign = c[k].sign;
+        int fq = search_mtd(s, &j, &out->mtd_probes);
         if (fq == INF)
             return search_error(s);
-        set_move_score(out, k, base + c.c0 + c.sign * fq);
+        set_move_score(out, k, base + c[k].c0 + c[k].sign * fq);
     }
     return SOW_OK;
 }
@@ -41,6 +94,7 @@ typedef struct root_moves {
     int n;
     rchild c[SOW_MAX_MOVES];
     int fq[SOW_MAX_MOVES]; /* each move's exact future, INF until known */
+    int est[SOW_MAX_MOVES]; /* each move's estimated value (move_estimates) */
     _Atomic int done[SOW_MAX_MOVES], tstop[SOW_MAX_MOVES], joined[SOW_MAX_MOVES];
     _Atomic int next;
 } root_moves;
@@ -88,7 +142,8 @@ static void root_moves_worker(sow_search *s, worker *w, root_moves *rm, int f, i
         if (k < 0)
             break;
         const rchild *c = &rm->c[k];
-        mtd_job j = {&c->q, NULL, 0, c->sign * (f - c->c0), w, 0, 0, false};
+        mtd_job j = move_job(c, f, rm->est[k]);
+        j.w = w;
         w->tstop = &rm->tstop[k];
         int v = search_mtd(s, &j, probes);
         w->tstop = NULL;
@@ -117,6 +172,8 @@ sow_err search_moves_parallel(sow_search *s, const sow_pos *p, int f, sow_search
     sow_solution *sol = &out->sol;
     root_moves rm;
     root_moves_init(&rm, s->g, p, sol);
+    if (!move_estimates(s, rm.c, rm.n, rm.est))
+        return search_error(s);
     atomic_store(&s->c.stop, 0);
     atomic_store(&s->c.moves_done, 0);
     s->c.moves_parallel = true;

@@ -234,11 +234,18 @@ typedef struct mtd_job {
      * the root mover's view. */
     int base, sign;
     bool root;             /* x is the root: narrows the call's root_lower/upper */
+    /* Bounds on x's future already proven (e.g. by the root's value
+     * search), narrowed further by the seeds on x's board. */
+    int lo, hi;
 } mtd_job;
 
 /* MTD(f): the exact future gain of j->x. Returns INF if stopped (error,
  * time limit or the task's stop flag); *probes counts its tests. */
 int search_mtd(sow_search *s, const mtd_job *j, int *probes);
+
+/* No bound known yet for an mtd_job's lo and hi. */
+#define MTD_OPEN_LO (-INF)
+#define MTD_OPEN_HI INF
 
 /* MTD(f) of x as a root of its own (no ancestors) on every thread. */
 int search_mtd_all(sow_search *s, const sow_pos *x, int guess, int base, int sign, int *probes,
