@@ -76,7 +76,8 @@ expect_bad "damaged" "$SOW" book info "$T/bad.sowbook"
 expect_bad "damaged" "$SOW" book probe "$T/bad.sowbook" --moves 1
 head -c 200 "$BOOK" >"$T/short.sowbook"
 expect_bad "truncated" "$SOW" book info "$T/short.sowbook"
-cp "$SOW_DB/kalah-m4/kalah-m4-k3.sowdb" "$T/db.sowbook"
+expect_status 0 "$SOW" db build kalah --pits 2 --max-seeds 2 --dir "$T/dbs" --quiet
+cp "$T/dbs/kalah-m2-k2.sowdb" "$T/db.sowbook"
 expect_bad "is not a sow book" "$SOW" book info "$T/db.sowbook"
 expect_bad "cannot read the book" "$SOW" book info "$T/none.sowbook"
 # A book of another board given to --resume.
