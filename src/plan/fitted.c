@@ -3,24 +3,24 @@
  * from the game's own rules (results/plan-fit.md has the measurements
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
- * command: scripts/plan-fit --refit results/plan-fit.csv
- * date:    2026-12-02 01:00 UTC
- * commit:  a183e1b
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 14.78 16.26 16.34
+ * command: scripts/plan-fit --only kalah --keep results/plan-fit.csv
+ * date:    2026-12-02 03:28 UTC
+ * commit:  b58fddc
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 2.31 1.91 1.99
  */
 #include "internal.h"
 
 const plan_fit plan_fitted[SOW_GAME_COUNT] = {
     [SOW_KALAH] = {
-        .build_rate = 2.557e+07,
-        .search_at_ref = 3.143,
-        .search_growth = 1.4287,
-        .board_growth = 1.0719,
-        .pits_growth = 1.9227,
-        .all_moves_factor = 5.995,
-        .no_db_at_ref = 57.93,
-        .no_db_growth = 1.4101,
-        .no_db_pits_growth = 1.3839,
+        .build_rate = 2.501e+07,
+        .search_at_ref = 2.057,
+        .search_growth = 1.4209,
+        .board_growth = 1.0763,
+        .pits_growth = 1.9309,
+        .all_moves_factor = 5.641,
+        .no_db_at_ref = 38.99,
+        .no_db_growth = 1.4048,
+        .no_db_pits_growth = 1.4042,
         .points = 25,
     },
     [SOW_CHUNGKALA] = {
