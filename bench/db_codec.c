@@ -31,7 +31,9 @@
  * relative to g[B] + f[A], two small tables a level, probed from
  * positions (ranking included) against sow_db_probe; its residual's
  * entropy given the block and its escapes with windows of 8, 12, 13 and
- * 15 values. Both codes are checked on every board of every level.
+ * 15 values; and G4, A4's nibbles four at a time as one 15-bit code of a
+ * per-level codebook (3.75 bits a position plus escapes), probed the same
+ * way. The codes are checked on every board of every level.
  *
  * usage: db_codec --game G --pits M --max-seeds K [--variant V] [--dir D]
  *                 [--from K0] [--probes N] [--reps R] [--bits W]
@@ -398,6 +400,13 @@ typedef struct a4 {
     int8_t dict[256];
     l4 esc; /* its hash only */
     uint64_t rows;
+    /* Grouped (G4): the nibbles of ranks 4q .. 4q+3 as one 15-bit code q
+     * at bit 15q of `q`, naming book[code] (their four nibbles, the first
+     * rank's highest), code 0x7fff: escape, all four in qesc. */
+    bool grouped;
+    uint8_t *q;
+    uint16_t *book;
+    l4 qesc;
 } a4;
 
 /* code(row) of the m counts in c: sum_{j<m} term[j][S_j] (term[m-1][s] is
@@ -428,9 +437,20 @@ static inline __attribute__((always_inline)) int a4_probe_m(const a4 *c, const s
     for (int j = 0; j < m - 1; j++)
         r += ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
     r += a;
-    unsigned code = (c->nib[r >> 1] >> (4 * (r & 1))) & 15;
-    if (__builtin_expect(code == 15, 0))
-        return hget(&c->esc, r);
+    unsigned code;
+    if (c->grouped) {
+        uint64_t bit = (r >> 2) * 15;
+        uint32_t word;
+        memcpy(&word, c->q + (bit >> 3), sizeof word);
+        unsigned g4 = (word >> (bit & 7)) & 0x7fff;
+        if (__builtin_expect(g4 == 0x7fff, 0))
+            return hget(&c->qesc, r);
+        code = (c->book[g4] >> (4 * (3 - (r & 3)))) & 15;
+    } else {
+        code = (c->nib[r >> 1] >> (4 * (r & 1))) & 15;
+        if (__builtin_expect(code == 15, 0))
+            return hget(&c->esc, r);
+    }
     return c->dict[c->g[b] + c->f[a] + (int)code];
 }
 
@@ -653,6 +673,118 @@ static rates a4_rates(const a4 *c, const sow_db *db, int k, uint64_t n, uint64_t
     return (rates){median(r8, R), median(r4, R), median(l8, R), median(l4n, R)};
 }
 
+/* Fixed-rate codes of groups of A4's nibbles: G consecutive ranks (r =
+ * G*i ..) share one code of `bits` bits naming one of the 2^bits - 1
+ * likeliest G-tuples of the level (the last code: escape), so bits/G a
+ * position plus the escapes and a codebook of 2^bits tuples; still one
+ * access a probe. Share of the groups whose tuple is not in the
+ * codebook (a tuple with an escaped nibble never is). */
+typedef struct groupcode {
+    int G, bits;
+} groupcode;
+
+enum { NGROUP = 5 };
+static const groupcode groupcodes[NGROUP] = {{2, 7}, {3, 10}, {3, 11}, {4, 14}, {4, 15}};
+
+static int cmp_desc_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x < y) - (x > y);
+}
+
+static void group_stats(const a4 *c, uint64_t n, double *esc)
+{
+    uint64_t *h = malloc(((size_t)1 << 16) * sizeof *h);
+    for (int i = 0; i < NGROUP; i++) {
+        int G = groupcodes[i].G;
+        memset(h, 0, ((size_t)1 << 16) * sizeof *h);
+        uint64_t groups = n / (uint64_t)G;
+        for (uint64_t q = 0; q < groups; q++) {
+            unsigned key = 0;
+            bool escaped = false;
+            for (int j = 0; j < G; j++) {
+                uint64_t r = q * (uint64_t)G + (uint64_t)j;
+                unsigned code = (c->nib[r >> 1] >> (4 * (r & 1))) & 15;
+                escaped |= code == 15;
+                key = key << 4 | code;
+            }
+            h[key] += !escaped;
+        }
+        qsort(h, (size_t)1 << (4 * G), sizeof *h, cmp_desc_u64);
+        uint64_t cover = 0;
+        for (uint64_t j = 0; j < ((uint64_t)1 << groupcodes[i].bits) - 1; j++)
+            cover += h[j];
+        esc[i] = groups ? 1 - (double)cover / (double)groups : 0;
+    }
+    free(h);
+}
+
+/* The four nibbles of group q (ranks past n: 0). */
+static unsigned group_key(const a4 *c, uint64_t q, uint64_t n)
+{
+    unsigned key = 0;
+    for (uint64_t r = 4 * q; r < 4 * q + 4; r++)
+        key = key << 4 | (r < n ? (c->nib[r >> 1] >> (4 * (r & 1))) & 15u : 0u);
+    return key;
+}
+
+static uint64_t *sort_counts; /* for cmp_by_count */
+
+static int cmp_by_count(const void *a, const void *b)
+{
+    uint64_t x = sort_counts[*(const uint32_t *)a], y = sort_counts[*(const uint32_t *)b];
+    return (x < y) - (x > y);
+}
+
+/* Builds G4 from A4's nibbles: the codebook of the 32767 likeliest
+ * tuples without an escaped nibble, the 15-bit codes, the escapes'
+ * hash. false: out of memory. */
+static bool g4_make(a4 *c, const int8_t *t, uint64_t n)
+{
+    uint64_t groups = (n + 3) / 4;
+    uint64_t *cnt = calloc(1 << 16, sizeof *cnt);
+    uint32_t *order = malloc((1 << 16) * sizeof *order);
+    int32_t *code_of = malloc((1 << 16) * sizeof *code_of);
+    c->book = calloc(1 << 15, sizeof *c->book);
+    c->q = huge_zalloc(groups * 15 / 8 + 8);
+    if (!cnt || !order || !code_of || !c->book || !c->q)
+        return false;
+    for (uint64_t q = 0; q < groups; q++) {
+        unsigned key = group_key(c, q, n);
+        bool esc = (key & 0xf) == 15 || (key >> 4 & 0xf) == 15 || (key >> 8 & 0xf) == 15 ||
+                   key >> 12 == 15;
+        cnt[key] += !esc;
+    }
+    for (uint32_t i = 0; i < 1 << 16; i++)
+        order[i] = i, code_of[i] = 0x7fff;
+    sort_counts = cnt;
+    qsort(order, 1 << 16, sizeof *order, cmp_by_count);
+    for (int i = 0; i < 0x7fff && cnt[order[i]]; i++) {
+        c->book[i] = (uint16_t)order[i];
+        code_of[order[i]] = i;
+    }
+    c->qesc.nesc = 0;
+    for (uint64_t q = 0; q < groups; q++) {
+        uint64_t code = (uint64_t)code_of[group_key(c, q, n)], bit = q * 15;
+        for (int j = 0; j < 3; j++)
+            c->q[(bit >> 3) + (uint64_t)j] |= (uint8_t)((code << (bit & 7)) >> (8 * j));
+        c->qesc.nesc += code == 0x7fff ? 4 : 0;
+    }
+    c->qesc.hbits = 4;
+    while ((1ull << c->qesc.hbits) < 2 * c->qesc.nesc)
+        c->qesc.hbits++;
+    c->qesc.hmask = (1ull << c->qesc.hbits) - 1;
+    c->qesc.hash = huge_zalloc((c->qesc.hmask + 1) * sizeof *c->qesc.hash);
+    if (!c->qesc.hash)
+        return false;
+    for (uint64_t q = 0; q < groups; q++)
+        if (code_of[group_key(c, q, n)] == 0x7fff)
+            for (uint64_t r = 4 * q; r < 4 * q + 4 && r < n; r++)
+                hput(&c->qesc, r, t[r]);
+    free(cnt), free(order), free(code_of);
+    return true;
+}
+
 /* Measures A4 on level k and appends its fields to buf. 1 on failure. */
 static int measure_a4(const sow_game *g, const sow_db *db, int k, const int *idx,
                       const int8_t *dict, uint64_t probes, int R, char *buf, size_t size)
@@ -660,7 +792,7 @@ static int measure_a4(const sow_game *g, const sow_db *db, int k, const int *idx
     const int8_t *t = db->table[k];
     uint64_t n = sow_retro_level_size(g, k);
     a4 c = {0};
-    a4stats st;
+    a4stats st = {0};
     memcpy(c.dict, dict, sizeof c.dict);
     if (!a4_make(&c, &db->ix, t, n, g->m, k, idx, &st)) {
         fprintf(stderr, "db_codec: A4 cannot code k=%d (memory or range)\n", k);
@@ -670,17 +802,38 @@ static int measure_a4(const sow_game *g, const sow_db *db, int k, const int *idx
         fprintf(stderr, "db_codec: A4 decodes a board of k=%d wrongly\n", k);
         return 1;
     }
+    double gesc[NGROUP];
+    group_stats(&c, n, gesc);
     long sink = 0;
     rates q = a4_rates(&c, db, k, n, probes, R, &sink);
     double bits = (double)((n / 2 + 1) + 2 * c.rows + (c.esc.hmask + 1) * 8) * 8 / (double)n;
     size_t l = (size_t)snprintf(buf, size, "\"hadd_bits\":%.3f,", st.hres);
     for (int i = 0; i < NWIN - 1; i++)
         l += (size_t)snprintf(buf + l, size - l, "\"esc_add%d\":%.5f,", windows[i], st.esc[i]);
+    for (int i = 0; i < NGROUP; i++)
+        l += (size_t)snprintf(buf + l, size - l, "\"esc_group%d_%d\":%.5f,", groupcodes[i].G,
+                              groupcodes[i].bits, gesc[i]);
     snprintf(buf + l, size - l,
              "\"a4_escapes\":%.5f,\"a4_bits\":%.3f,\"pos_int8_mprobes\":%.1f,"
              "\"pos_a4_mprobes\":%.1f,\"pos_int8_ns\":%.1f,\"pos_a4_ns\":%.1f,\"a4_check\":%ld,",
              (double)c.esc.nesc / (double)n, bits, q.r8, q.r4, q.l8, q.l4, sink ? 1L : 0L);
-    free(c.nib), free(c.g), free(c.f), free(c.esc.hash);
+    l = strlen(buf);
+    c.grouped = true;
+    if (!g4_make(&c, t, n) || !a4_check(&c, &db->ix, t, n, g->m, k)) {
+        fprintf(stderr, "db_codec: G4 cannot code k=%d or decodes a board wrongly\n", k);
+        return 1;
+    }
+    q = a4_rates(&c, db, k, n, probes, R, &sink);
+    uint64_t gbytes = (n + 3) / 4 * 15 / 8 + 2 * c.rows + 2 * 0x8000 + (c.qesc.hmask + 1) * 8;
+    snprintf(buf + l, size - l,
+             "\"g4_escapes\":%.5f,\"g4_bits\":%.3f,\"g4_bits_list\":%.3f,"
+             "\"pos_int8_mprobes_2\":%.1f,\"pos_g4_mprobes\":%.1f,\"pos_int8_ns_2\":%.1f,"
+             "\"pos_g4_ns\":%.1f,\"g4_check\":%ld,",
+             (double)c.qesc.nesc / (double)n, (double)gbytes * 8 / (double)n,
+             ((double)(gbytes - (c.qesc.hmask + 1) * 8) * 8 + (double)c.qesc.nesc / 4 * 48) /
+                 (double)n,
+             q.r8, q.r4, q.l8, q.l4, sink ? 1L : 0L);
+    free(c.nib), free(c.g), free(c.f), free(c.esc.hash), free(c.q), free(c.book), free(c.qesc.hash);
     return sink != 0;
 }
 
@@ -714,7 +867,7 @@ static int measure(const sow_game *g, const sow_db *db, int k, int w, uint64_t p
     double h0 = 0, hc = 0, hp = 0;
     bool ctx = g->landing != SOW_LAND_TOGUZ;
     entropies(t, n, g->m, k, ctx, &h0, &hc, &hp);
-    char hcs[32] = "null", ctxs[1024] = "";
+    char hcs[32] = "null", ctxs[2048] = "";
     if (ctx) {
         snprintf(hcs, sizeof hcs, "%.3f", hc);
         ctxstats cs = ctx_stats(t, n, g->m, k, idx, nv, (1 << w) - 1);
@@ -752,8 +905,9 @@ static const char usage[] =
     "memory) and prints one JSON object a level from K0 on: its values'\n"
     "entropies and a one-access code of W (3, 4, 5) bits a position, checked\n"
     "on every rank, with its random probe rates against a byte's; and (not\n"
-    "Toguz) the additive 4-bit code A4, checked on every board, with its\n"
-    "probe rates from positions against sow_db_probe's.\n";
+    "Toguz) the additive 4-bit code A4 and its grouped form G4 (3.75 bits),\n"
+    "checked on every board, with their probe rates from positions against\n"
+    "sow_db_probe's.\n";
 
 int main(int argc, char **argv)
 {
