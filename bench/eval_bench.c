@@ -3,6 +3,7 @@
  * as it was before (every move made, through the public rules API), on
  * the same positions (the horizon's kind: random lines from the start of
  * every game), with the hand weights; both values are checked equal.
+ * The old evaluation is tests/eval_ref.h, the one test_eval checks.
  * Prints one JSON object per game.
  *
  * usage: eval_bench [--positions P] [--reps R]
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "eval_ref.h"
 #include "sow/analyse.h"
 #include "sow/rules.h"
 
@@ -20,44 +22,6 @@ static double cpu_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The evaluation before the landing holes (tests/test_eval.c has the
- * same reference). */
-static int made_side(const sow_game *g, const sow_pos *p, const sow_eval_params *w, int all)
-{
-    int v = 0, row = 0, mob = 0;
-    for (int i = 0; i < g->m; i++) {
-        row += p->b[i];
-        mob += p->b[i] > 0;
-    }
-    v += w->row * row + w->mobility * mob;
-    if (w->tuzdik && p->b[SOW_B_TUZDIK])
-        v += w->tuzdik;
-    if (w->decided && 2 * p->b[SOW_B_STORE] > all)
-        v += w->decided;
-    sow_move ms[SOW_MAX_MOVES];
-    int n = sow_over(g, p) ? 0 : sow_moves(g, p, ms), extra = 0, gain = 0;
-    for (int i = 0; i < n; i++) {
-        sow_pos q = *p;
-        sow_make(g, &q, ms[i]);
-        bool again = sow_pos_to_move(&q) == sow_pos_to_move(p);
-        int banked = q.b[(again ? 0 : SOW_HALF) + SOW_B_STORE] - p->b[SOW_B_STORE];
-        if (again && !sow_over(g, &q))
-            extra++;
-        if (banked > gain)
-            gain = banked;
-    }
-    return v + w->extra * extra + w->capture * gain;
-}
-
-static int made_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
-{
-    int all = sow_seeds_on_board(g, p) + p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
-    sow_pos q = *p;
-    sow_pos_swap(&q);
-    int c = (made_side(g, p, w, all) - made_side(g, &q, w, all)) * g->score_scale;
-    return c >= 0 ? (c + 50) / 100 : -((-c + 50) / 100);
 }
 
 int main(int argc, char **argv)
@@ -105,7 +69,7 @@ int main(int argc, char **argv)
             double t0 = cpu_now();
             for (int r = 0; r < reps; r++)
                 for (int k = 0; k < np; k++)
-                    sum[v] += v ? made_eval(&g, &ps[k], &w) : sow_eval(&g, &ps[k], &w);
+                    sum[v] += v ? eval_ref(&g, &ps[k], &w) : sow_eval(&g, &ps[k], &w);
             t[v] = (cpu_now() - t0) / ((double)np * reps) * 1e6;
         }
         if (sum[0] != sum[1]) {

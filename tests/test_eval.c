@@ -12,48 +12,9 @@
 
 #include <cmocka.h>
 
+#include "eval_ref.h"
 #include "helpers.h"
 #include "sow/analyse.h"
-
-/* The evaluation as it was: side terms by making every move. */
-static int ref_side(const sow_game *g, const sow_pos *p, const sow_eval_params *w, int all)
-{
-    int v = 0, m = g->m, row = 0, mob = 0;
-    for (int i = 0; i < m; i++) {
-        row += p->b[i];
-        mob += p->b[i] > 0;
-    }
-    v += w->row * row + w->mobility * mob;
-    if (w->tuzdik && p->b[SOW_B_TUZDIK])
-        v += w->tuzdik;
-    if (w->decided && 2 * p->b[SOW_B_STORE] > all)
-        v += w->decided;
-    if (w->extra || w->capture) {
-        sow_move ms[SOW_MAX_MOVES];
-        int n = sow_over(g, p) ? 0 : sow_moves(g, p, ms), extra = 0, gain = 0;
-        for (int i = 0; i < n; i++) {
-            sow_pos q = *p;
-            sow_make(g, &q, ms[i]);
-            bool again = sow_pos_to_move(&q) == sow_pos_to_move(p);
-            int banked = q.b[(again ? 0 : SOW_HALF) + SOW_B_STORE] - p->b[SOW_B_STORE];
-            if (again && !sow_over(g, &q))
-                extra++;
-            if (banked > gain)
-                gain = banked;
-        }
-        v += w->extra * extra + w->capture * gain;
-    }
-    return v;
-}
-
-static int ref_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
-{
-    int all = sow_seeds_on_board(g, p) + p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
-    sow_pos q = *p;
-    sow_pos_swap(&q);
-    int c = (ref_side(g, p, w, all) - ref_side(g, &q, w, all)) * g->score_scale;
-    return c >= 0 ? (c + 50) / 100 : -((-c + 50) / 100);
-}
 
 static const struct { sow_game_id id; int m, n; unsigned variant; } boards[] = {
     {SOW_KALAH, 6, 4, 0}, {SOW_KALAH, 6, 6, 0}, {SOW_KALAH, 4, 3, 0},
@@ -96,7 +57,7 @@ static void test_eval_same_as_made(void **state)
             for (int t = 0; t < 10; t++) {
                 sow_eval_params w;
                 weights(&g, t, &rng, &w);
-                int a = sow_eval(&g, &p, &w), b = ref_eval(&g, &p, &w);
+                int a = sow_eval(&g, &p, &w), b = eval_ref(&g, &p, &w);
                 if (a != b)
                     fail_msg("board %zu seed %llu weights %d: %d, made %d", bi,
                              (unsigned long long)seed, t, a, b);

@@ -45,6 +45,9 @@ static sow_plan make(const sow_game *g, const sow_limits *lim, sow_err want)
     if (e != want)
         fail_msg("sow_plan_make: %s (%s), expected %s", sow_err_name(e), last_why,
                  sow_err_name(want));
+    /* A solve copies its database unless it only probes the root. */
+    if (e == SOW_OK)
+        assert_int_equal(plan.db_in_place, plan.root_in_db);
     if (e) {
         assert_true(last_why[0] != '\0');
         /* No buffer (sow/error.h): the same code, nothing written. */
@@ -91,6 +94,7 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
     } else {
         assert_int_equal(p->db_bytes, 0);
         assert_false(p->root_in_db);
+        assert_false(p->db_in_place);
         assert_true(p->trial_seconds == 0);
     }
     assert_true(p->tt_mb * MB <= p->limits.memory);
@@ -1124,12 +1128,40 @@ static void test_analysis_db(void **state)
     sow_plan c = analysis(&g, &small, SOW_OK);
     check_invariants(&g, &c);
     assert_true(c.root_in_db && c.db_seeds == 12);
+    assert_true(c.db_in_place);
     /* No exact key: still a plan (sow_plan_make refuses it). */
     game_of(&g, SOW_TOGUZ, 9, 9, 0);
     sow_limits big = {.memory = 4096 * MB, .threads = 2, .tt_mb = 128, .time_limit = 5};
     make(&g, &big, SOW_E_LIMIT);
     sow_plan t = analysis(&g, &big, SOW_OK);
     assert_true(t.db_seeds > 0 && t.db_seeds < 162);
+}
+
+/* An analysis probes its database where the files are mapped when it is
+ * short (a few seconds, or a depth or node limit: no time at all), and
+ * copies it into huge pages when its search is long enough to earn the
+ * copy back. */
+static void test_analysis_in_place(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 6, 4, 0);
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .tt_mb = 64,
+                      .time_limit = SOW_PLAN_IN_PLACE_SECONDS * 4};
+    sow_plan p = analysis(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds > 0 && !p.root_in_db);
+    assert_false(p.db_in_place);
+    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS / 2;
+    p = analysis(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds > 0 && !p.root_in_db);
+    assert_true(p.db_in_place);
+    lim.time_limit = 0; /* a depth or node limit */
+    lim.db_seeds = 5;
+    p = analysis(&g, &lim, SOW_OK);
+    assert_int_equal(p.db_seeds, 5);
+    assert_true(p.db_in_place);
+    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS * 4;
+    assert_false(analysis(&g, &lim, SOW_OK).db_in_place);
 }
 
 /* sow_plan_open_db opens the planned database (built in memory here, or
@@ -1215,6 +1247,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_db_grows),
         cmocka_unit_test(test_probe_root),
         cmocka_unit_test(test_analysis_db),
+        cmocka_unit_test(test_analysis_in_place),
         cmocka_unit_test(test_open_db),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,6 +152,7 @@ typedef struct setup {
     int threads;
     int oracle_seeds; /* -1: no oracle */
     size_t tt_mb;
+    uint64_t solo_nodes; /* > 0: a probe's one-thread budget (search_set_solo_nodes) */
 } setup;
 
 /* Solves p with both solvers and checks every field. */
@@ -176,6 +177,8 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
     };
     sow_search *s;
     assert_int_equal(sow_search_new(g, &opt, &s), SOW_OK);
+    if (su->solo_nodes)
+        search_set_solo_nodes(s, su->solo_nodes);
     sow_search_result r;
     e = sow_search_solve(s, p, &r);
     assert_int_equal(e, SOW_OK);
@@ -735,22 +738,34 @@ static void test_finished(void **state)
 static void test_small_1thread(void **state)
 {
     (void)state;
-    setup su = {1, -1, 4};
+    setup su = {1, -1, 4, 0};
     check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
 }
 
 static void test_small_2threads(void **state)
 {
     (void)state;
-    setup su = {2, -1, 4};
+    setup su = {2, -1, 4, 0};
     check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
+}
+
+/* Probes that outgrow their start on one thread and go on as a team, on
+ * the table the start filled (a budget of one node: every probe past the
+ * first poll), with and without an oracle. */
+static void test_small_2threads_team(void **state)
+{
+    (void)state;
+    setup su = {2, -1, 4, 1};
+    check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
+    su.oracle_seeds = 4;
+    check_boards(small_boards, 5, &su);
 }
 
 /* A tiny table forces replacements and collisions of buckets. */
 static void test_small_tiny_table(void **state)
 {
     (void)state;
-    setup su = {2, -1, 1};
+    setup su = {2, -1, 1, 0};
     check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
 }
 
@@ -759,7 +774,7 @@ static void test_small_oracle(void **state)
     (void)state;
     /* Toguz too: its oracle is exact with cycles (check_position). */
     for (int seeds = 2; seeds <= 6; seeds += 4) {
-        setup su = {1, seeds, 4};
+        setup su = {1, seeds, 4, 0};
         check_boards(small_boards, sizeof small_boards / sizeof small_boards[0], &su);
         su.threads = 2;
         check_boards(small_boards, 5, &su);
@@ -776,7 +791,7 @@ static void test_pie(void **state)
             game_of(&g, SOW_KALAH, sizes[i][0], sizes[i][1], SOW_VAR_PIE);
             sow_pos p;
             sow_game_start(&g, &p);
-            setup su = {t, -1, 4};
+            setup su = {t, -1, 4, 0};
             check_position(&g, &p, true, &su, 0);
             game_of(&g, SOW_KALAH, sizes[i][0], sizes[i][1], SOW_VAR_PIE | SOW_VAR_EMPTY_CAPTURE);
             check_position(&g, &p, true, &su, 0);
@@ -1304,7 +1319,7 @@ static void test_moves_random(void **state)
         {SOW_TOGUZ, 2, 4, 0, 20},
     };
     size_t nb = sizeof boards / sizeof boards[0];
-    setup su = {1, -1, 1};
+    setup su = {1, -1, 1, 0};
     check_boards(boards, nb, &su);
     su.threads = 2;
     su.oracle_seeds = 6;
@@ -1323,7 +1338,7 @@ static void test_medium_vs_reference(void **state)
         {SOW_TOGUZ, 3, 3, 0, 4},     {SOW_TOGUZ, 3, 3, SOW_VAR_NO_TUZDIK, 4},
         {SOW_TOGUZ, 4, 1, 0, 4},     {SOW_TOGUZ, 2, 5, SOW_VAR_NO_TUZDIK, 4},
     };
-    setup su = {2, -1, 64};
+    setup su = {2, -1, 64, 0};
     check_boards(boards, sizeof boards / sizeof boards[0], &su);
     su.oracle_seeds = 10;
     su.threads = 1;
@@ -1350,6 +1365,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_finished),
         cmocka_unit_test(test_small_1thread),
         cmocka_unit_test(test_small_2threads),
+        cmocka_unit_test(test_small_2threads_team),
         cmocka_unit_test(test_small_tiny_table),
         cmocka_unit_test(test_small_oracle),
         cmocka_unit_test(test_pie),

@@ -55,6 +55,11 @@ typedef struct sow_limits {
     const sow_stop_flag *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;
 
+/* The longest analysis (seconds left) that probes its database in place:
+ * beyond it the copy into huge pages pays for itself in faster probes
+ * (doc/experiments.md, "Databases in place for short questions"). */
+#define SOW_PLAN_IN_PLACE_SECONDS 5.0
+
 /* Length of each reason string below (not errors: sow/error.h's SOW_WHY),
  * terminator included. */
 #define SOW_PLAN_WHY 192
@@ -76,6 +81,13 @@ typedef struct sow_plan {
                                 threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
                                 the root, no search */
+    bool db_in_place;        /* probe the database's files where they are
+                                mapped (sow_db_options.in_place) rather than
+                                copy them into huge pages: for a few probes
+                                (root_in_db) or a short analysis (a depth or
+                                node limit, or at most
+                                SOW_PLAN_IN_PLACE_SECONDS), whose search
+                                would not earn the copy back */
     double build_share;      /* with a time limit: the share of the time left
                                 that the database's build is planned within
                                 (a build the model misjudged is cut at its
@@ -136,7 +148,9 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
  * (without a time, as under a depth limit: none, so only the levels
  * db_dir holds). An analysis stops in time while a build does not, and
  * the oracle only helps once the search reaches its seeds, hence the share.
- * Fills db_seeds, db_bytes, db_budget, root_in_db, tt_mb and why_db;
+ * Fills db_seeds, db_bytes, db_budget, root_in_db, db_in_place (a caller
+ * that keeps the database for many questions may clear it: a resident
+ * engine copies once), tt_mb and why_db;
  * never a trial. Unlike sow_plan_make, any board is accepted (an
  * analysis needs no exact key). Errors as sow_plan_make's, but never
  * SOW_E_LIMIT for the board. No I/O but db_dir's names; thread-safe. */

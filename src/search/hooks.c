@@ -79,6 +79,11 @@ int search_key_mode(const sow_search *s)
     return s->key.mode;
 }
 
+void search_set_solo_nodes(sow_search *s, uint64_t nodes)
+{
+    s->solo_nodes = nodes;
+}
+
 const sow_game *search_game(const sow_search *s)
 {
     return s->g;

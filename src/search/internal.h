@@ -68,6 +68,11 @@ sow_err search_error(const sow_search *s);
  * search_analyse_begin (0: none below the root's children). */
 int search_seldepth(const sow_search *s);
 
+/* The node budget of a probe's start on one thread before the others join
+ * (at least 1; SOLO_NODES by default): tests lower it so that small
+ * boards' probes go on as a team too. Not during a call. */
+void search_set_solo_nodes(sow_search *s, uint64_t nodes);
+
 /* The game s was created for. */
 const sow_game *search_game(const sow_search *s);
 

@@ -62,7 +62,8 @@ static void poll(worker *w)
     if (s->opt.stop && __atomic_load_n(s->opt.stop, __ATOMIC_RELAXED))
         search_fail(s, SOW_E_INTERRUPTED);
     if (atomic_load_explicit(&c->stop, memory_order_relaxed) ||
-        (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)))
+        (w->tstop && atomic_load_explicit(w->tstop, memory_order_relaxed)) ||
+        (w->solo_end && w->nodes >= w->solo_end))
         w->abort = true;
     if (c->node_limit && atomic_load_explicit(&c->nodes, memory_order_relaxed) >= c->node_limit) {
         search_fail(s, SOW_E_INTERRUPTED);

@@ -1,30 +1,35 @@
 /* probe.c - searches of one node by the solver's threads: a probe (every
  * thread searches the node, the first to finish gives the result) and
  * MTD(f), null-window probes until the bounds meet, by every thread or by
- * one worker (solver.h).
+ * one worker (solver.h). A probe starts on one thread and wakes the others
+ * only if it outgrows a node budget.
  */
 #include <omp.h>
 #include <stdatomic.h>
 
 #include "solver.h"
 
-/* Probes of nodes with fewer seeds on the board run on one thread. */
-#define PARALLEL_MIN_SEEDS 16
+/* The probe on worker 0 alone, up to s->solo_nodes nodes: true with *v if
+ * it finished. What it stored stays in the table for the team. */
+static bool probe_solo(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
+                       int alpha, int beta, int depth, int *v)
+{
+    worker *w = s->w[0];
+    w->solo_end = w->nodes + s->solo_nodes;
+    *v = search_at(w, anc, nanc, x, alpha, beta, depth);
+    w->solo_end = 0;
+    search_publish(w);
+    return !w->abort;
+}
 
 /* Each thread runs the whole search, ABDADA's deferrals (node.c) spread
  * them over the tree, and whichever completes first gives the result (all
  * would give a sound fail-soft result for the same window) and stops the
  * rest. */
-int search_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int alpha,
-                 int beta, int depth)
+static void probe_team(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
+                       int alpha, int beta, int depth, int threads)
 {
     search_call *c = &s->c;
-    atomic_store(&c->stop, 0);
-    atomic_store(&c->have_result, false);
-    c->result = 0;
-    /* Small searches run on one thread: waking the team costs more than
-     * they take. */
-    int threads = sow_i_seeds_on_board(s->g, x) >= PARALLEL_MIN_SEEDS ? s->opt.threads : 1;
     c->abdada = threads > 1;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -39,6 +44,25 @@ int search_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, 
         search_publish(w);
     }
     c->abdada = false;
+}
+
+int search_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int alpha,
+                 int beta, int depth)
+{
+    search_call *c = &s->c;
+    atomic_store(&c->stop, 0);
+    atomic_store(&c->have_result, false);
+    c->result = 0;
+    int threads = s->opt.threads, v;
+    if (threads > 1) {
+        if (probe_solo(s, anc, nanc, x, alpha, beta, depth, &v))
+            return v;
+        /* Stopped for good (an error, the clock, the caller), not by the
+         * budget: as the team would. */
+        if (atomic_load(&c->stop) || atomic_load(&c->err))
+            return INF;
+    }
+    probe_team(s, anc, nanc, x, alpha, beta, depth, threads);
     if (atomic_load(&c->err) || !atomic_load(&c->have_result))
         return INF;
     return c->result;

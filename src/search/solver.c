@@ -35,6 +35,7 @@ void search_call_begin(sow_search *s, const char *phase)
         w->abort = false; /* a stopped call's mark must not stop the next */
         w->seldepth = 0;
         w->tstop = NULL;
+        w->solo_end = 0;
     }
 }
 
@@ -183,6 +184,7 @@ sow_err sow_search_new(const sow_game *g, const sow_search_options *opt, sow_sea
     s->opt.oracle = NULL;
     sow_search_set_oracle(s, opt->oracle);
     s->tb = g->tiebreak ? 1 : 0;
+    s->solo_nodes = SOLO_NODES;
     key_init(&s->key, g);
     if (!table_new(s, opt->tt_mb) || !workers_new(s)) {
         sow_search_free(s);

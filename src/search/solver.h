@@ -65,6 +65,8 @@ typedef struct worker {
     int id;
     bool abort;
     _Atomic int *tstop; /* the task's stop flag, if any (root moves phase) */
+    uint64_t solo_end;  /* > 0: a probe on this worker alone stops (abort,
+                           no error) once nodes reaches it (probe.c) */
     uint64_t nodes, published;
     uint64_t probes, hits, stores, oprobes;
     /* Results that rest on a heuristic: horizon leaves and, when the table
@@ -81,6 +83,12 @@ typedef struct worker {
     sow_move killer[MAX_PLY + 1][2];
     uint16_t history[2][ORDER_MOVES];
 } worker;
+
+/* A probe runs on one thread up to this many nodes before it wakes the
+ * others (probe.c): most probes of a small board end sooner, and a team
+ * that searches the same small tree side by side spends twice the CPU for
+ * little gain (doc/experiments.md, "One thread first"). */
+#define SOLO_NODES ((uint64_t)1 << 16)
 
 /* One call's state: reset by search_call_begin, at the start of every
  * entry point (and by sow_search_tests_begin and search_analyse_begin for
@@ -133,6 +141,7 @@ struct sow_search {
     int tb;        /* 1 if the game has a tie-break: |future| <= seeds*scale + tb */
     int etc_min;   /* enhanced transposition cut-offs at nodes with >= this many seeds */
     int defer_min; /* ABDADA marks and defers nodes with >= this many seeds */
+    uint64_t solo_nodes; /* a probe's budget on one thread (SOLO_NODES) */
     search_key key;
     int table_mode; /* the exact key kind of the table's entries (KEY_HASH: none yet) */
     tt tt;
