@@ -253,12 +253,17 @@ rm -rf "$L"* "$T/edb"
 timeout 60 "${MPIRUN[@]}" --enable-recovery -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$L" \
   --db "$T/edb" --db-seeds 20 --frontier 3 >"$T/bg.out" 2>"$T/bg.err" &
 mp=$!
-for _ in $(seq 1 1000); do
-  [ -f "$L" ] && break
-  sleep 0.01
+# Wait for the ranks themselves, not the ledger file: under ASan a CI run
+# found the file's 10 s wait over with a rank not yet found.
+m="" w=""
+for _ in $(seq 1 1500); do
+  m=$(rank_pid "$L" 0) w=$(rank_pid "$L" 2)
+  [ -n "$m" ] && [ -n "$w" ] && break
+  kill -0 "$mp" 2>/dev/null || break
+  sleep 0.02
 done
-m=$(rank_pid "$L" 0) w=$(rank_pid "$L" 2)
-[ -n "$m" ] && [ -n "$w" ] || fail "no ranks 0 and 2 of the solve of $L"
+[ -n "$m" ] && [ -n "$w" ] ||
+  fail "no ranks 0 and 2 of the solve of $L (mpirun $(kill -0 "$mp" 2>/dev/null && echo running || echo ended)): $(cat "$T/bg.err")"
 kill -STOP "$m"
 kill -9 "$w"
 kill -CONT "$m"
