@@ -36,7 +36,7 @@ typedef struct cli_opt {
 /* Parses argv[1..argc) (argv[0] is the command name). Options are
  * "--name value" or "--name=value"; "--help"/"-h" prints `usage` to stdout
  * and exits 0. Positional arguments go to pos[0..*npos), at most max_pos.
- * `opts` ends with a {NULL} entry. */
+ * `opts` ends with a {0} entry. */
 void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
                int max_pos, int *npos, const char *usage);
 

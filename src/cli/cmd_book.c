@@ -136,7 +136,7 @@ static int book_info(int argc, char **argv)
     cli_game cg = {0};
     const char *pos[1];
     int npos = 0;
-    cli_opt opts[] = {{"json", OPT_FLAG, &cg.json}, {NULL}};
+    cli_opt opts[] = {{"json", OPT_FLAG, &cg.json}, {0}};
     cli_parse(argc, argv, opts, pos, 1, &npos, usage_info);
     if (npos != 1)
         cli_fail("book info: expected one FILE (see sow book info --help)");
@@ -180,7 +180,7 @@ static int book_probe(int argc, char **argv)
                       {"position", OPT_STRING, &cg.position},
                       {"record", OPT_STRING, &cg.record_file},
                       {"json", OPT_FLAG, &cg.json},
-                      {NULL}};
+                      {0}};
     cli_parse(argc, argv, opts, pos, 1, &npos, usage_probe);
     if (npos != 1)
         cli_fail("book probe: expected one FILE (see sow book probe --help)");
@@ -345,7 +345,7 @@ static int book_build(int argc, char **argv)
                       {"memory", OPT_STRING, &lo.memory},
                       {"db", OPT_STRING, &lo.db_dir},
                       {"no-db", OPT_FLAG, &lo.no_db},
-                      {NULL}};
+                      {0}};
     cli_parse(argc, argv, opts, pos, 1, &npos, usage_build);
     if (npos != 1)
         cli_fail("book build: expected one GAME (see sow book build --help)");

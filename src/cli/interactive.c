@@ -641,7 +641,7 @@ int play_interactive(cli_game *cg, const play_options *po)
 {
     static game G; /* the position history is large */
     setup(&G, cg, po);
-    sow_engine *engine __attribute__((cleanup(engine_done))) = G.engine;
+    sow_engine *engine __attribute__((cleanup(engine_done), unused)) = G.engine;
     catch_interrupts();
     print_intro(&G);
     show(&G);
