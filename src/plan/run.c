@@ -27,6 +27,11 @@
  * mostly files and locks), and at most by this much. */
 #define LOAD_MIN_BUILD 0.5
 #define LOAD_MAX_SLOWDOWN 10.0
+/* Nor from a build (or load) the model puts under this many seconds, and
+ * no rate is measured on one: its time is files, fsync and page faults,
+ * whatever the load (a CI run took an 8-seed Chungkala(6) open, a few ms
+ * of work, for a machine 10 times slower and never grew: test_db_grows). */
+#define LOAD_MIN_MODELLED 0.2
 /* A trial cut by its wall seconds with less than this share of its CPU
  * seconds spent (a loaded machine) runs on for the rest. */
 #define TRIAL_CPU_SHARE 0.9
@@ -141,7 +146,8 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
                           int j)
 {
     double t = plan_build_seconds(g, j, plan->limits.threads);
-    if (r->db_last_seconds >= 1.0) {
+    if (r->db_last_seconds >= 1.0 &&
+        plan_build_seconds(g, r->db_seeds, plan->limits.threads) >= LOAD_MIN_MODELLED) {
         double measured = (double)sow_db_bytes(g, j) * r->db_last_seconds / (double)r->db_bytes;
         if (measured > t)
             t = measured;
@@ -167,7 +173,8 @@ static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_pla
      * cores grew its database for a search that needed no more time than
      * the load gave it: results/plan.md). */
     double modelled = plan_build_seconds(g, r->db_seeds, plan->limits.threads);
-    if (r->db_last_seconds >= LOAD_MIN_BUILD && r->db_last_seconds > modelled)
+    if (modelled >= LOAD_MIN_MODELLED && r->db_last_seconds >= LOAD_MIN_BUILD &&
+        r->db_last_seconds > modelled)
         model *= fmin(r->db_last_seconds / modelled, LOAD_MAX_SLOWDOWN);
     t = t > model ? t : model;
     return t > TRIAL_SECONDS ? t : TRIAL_SECONDS;
