@@ -33,11 +33,12 @@
  * while it listens: its own stretches away (the database build before
  * GO, its searches, a stop) are not the workers' silence. The beat is a
  * quarter of the silence at most.
+ *
  * Nobody busy-waits: a rank with nothing to do probes every millisecond
  * and sleeps in between, since MPI's blocking calls spin on a core that
- * the other ranks' searches need. A worker in a search probes for CANCEL
- * from the search's progress callback (its main thread: MPI is used from
- * one thread only).
+ * the other ranks' searches need. A worker's main thread probes for
+ * CANCEL while its pool's threads search (MPI is used from one thread
+ * only).
  *
  * A dead worker: Open MPI 4 ends the job when a rank dies, unless mpirun
  * is given --enable-recovery; then the survivors go on, and the manager
