@@ -45,9 +45,10 @@ static sow_plan make(const sow_game *g, const sow_limits *lim, sow_err want)
     if (e != want)
         fail_msg("sow_plan_make: %s (%s), expected %s", sow_err_name(e), last_why,
                  sow_err_name(want));
-    /* A solve copies its database unless it only probes the root. */
+    /* In place is an analysis's own decision; a solve's comes from
+     * root_in_db alone, when the database is opened (test_open_in_place). */
     if (e == SOW_OK)
-        assert_int_equal(plan.db_in_place, plan.root_in_db);
+        assert_false(plan.db_in_place);
     if (e) {
         assert_true(last_why[0] != '\0');
         /* No buffer (sow/error.h): the same code, nothing written. */
@@ -1132,7 +1133,7 @@ static void test_analysis_db(void **state)
     sow_plan c = analysis(&g, &small, SOW_OK);
     check_invariants(&g, &c);
     assert_true(c.root_in_db && c.db_seeds == 12);
-    assert_true(c.db_in_place);
+    assert_false(c.db_in_place); /* 10 s: long; opened in place all the same (root_in_db) */
     /* No exact key: still a plan (sow_plan_make refuses it). */
     game_of(&g, SOW_TOGUZ, 9, 9, 0);
     sow_limits big = {.memory = 4096 * MB, .threads = 2, .tt_mb = 128, .time_limit = 5};
@@ -1217,6 +1218,75 @@ static void test_open_db(void **state)
     assert_null(db);
 }
 
+/* Whether addr lies in a mapping of a file under dir (/proc/self/maps):
+ * a database probed in place, not copied. */
+static bool mapped_from(const void *addr, const char *dir)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[4096];
+    bool in = false;
+    while (!in && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        int at = 0;
+        if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi, &at) >= 2 &&
+            (uintptr_t)addr >= lo && (uintptr_t)addr < hi)
+            in = strncmp(line + at, dir, strlen(dir)) == 0;
+    }
+    fclose(f);
+    return in;
+}
+
+/* Opens p's database from dir twice (the first builds and saves it) and
+ * says whether the second probes the files in place. */
+static bool opens_in_place(const sow_game *g, const sow_plan *p, const char *dir)
+{
+    sow_db *db;
+    sow_oracle o;
+    char why[SOW_PLAN_WHY];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            sow_db_close(db);
+        if (sow_plan_open_db(g, p, NULL, &db, &o, why, sizeof why) != SOW_OK)
+            fail_msg("sow_plan_open_db: %s", why);
+    }
+    bool in = mapped_from(db->table[db->max_seeds], dir);
+    sow_db_close(db);
+    return in;
+}
+
+/* What the plan decides about copying, seen in the open itself: a solve
+ * whose root is in the database probes the files where they are mapped,
+ * a solve above it and a long analysis copy them, a short analysis does
+ * not. */
+static void test_open_in_place(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sow-test-in-place-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 2, 0);
+    sow_limits lim = {.memory = 256 * MB, .threads = 1, .tt_mb = 16, .db_dir = dir,
+                      .db_seeds = 12};
+    sow_plan p = make(&g, &lim, SOW_OK);
+    assert_true(p.root_in_db);
+    assert_true(opens_in_place(&g, &p, dir));
+    game_of(&g, SOW_KALAH, 3, 3, 0); /* 18 seeds: above the database */
+    p = make(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds == 12 && !p.root_in_db);
+    assert_false(opens_in_place(&g, &p, dir));
+    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS * 4;
+    p = analysis(&g, &lim, SOW_OK);
+    assert_true(p.db_seeds == 12 && !p.root_in_db);
+    assert_false(opens_in_place(&g, &p, dir));
+    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS / 2;
+    p = analysis(&g, &lim, SOW_OK);
+    assert_true(opens_in_place(&g, &p, dir));
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(int argc, char **argv)
 {
     /* Many tiny parallel searches: libgomp's idle threads would spin
@@ -1253,6 +1323,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_analysis_db),
         cmocka_unit_test(test_analysis_in_place),
         cmocka_unit_test(test_open_db),
+        cmocka_unit_test(test_open_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -220,9 +220,19 @@ def intake_tests(sv):
               and "error" in got, "%d parameters: %d with a JSON error, got %s %r"
               % (n, want, status, body[:200]))
     # A request line longer than a connection's memory (256 KB) is
-    # libmicrohttpd's own 414, before the server sees any of it.
+    # libmicrohttpd's own 414 (its HTML page: the library calls no hook of
+    # the server's before it answers), whatever its parameters; a line a
+    # little shorter is the server's, with its JSON error.
     status, body, _, _ = sv.get("/api/play", [("game", "kalah")] + [("x", "1")] * 70000)
     check(status == 414, "a 420 KB request line: 414, got %s" % status)
+    for kb, want in ((200, 400), (300, 414)):
+        params = [("game", "kalah"), ("moves", "1" * (kb << 10))]
+        status, body, ctype, _ = sv.get("/api/play", params)
+        got = parses(body) if ctype.startswith("application/json") else None
+        check(status == want and (got is not None) == (want == 400),
+              "a %d KB request line of 2 parameters: %d%s, got %s %s %r"
+              % (kb, want, " with a JSON error" if want == 400 else " from libmicrohttpd",
+                 status, ctype, body[:100]))
     # HEAD answers the headers at once and runs nothing (a Kalah 6x4 solve
     # would take the whole --time).
     for path in ("/api/solve", "/api/analyse", "/api/play"):

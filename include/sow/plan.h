@@ -81,13 +81,15 @@ typedef struct sow_plan {
                                 threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
                                 the root, no search */
-    bool db_in_place;        /* probe the database's files where they are
-                                mapped (sow_db_options.in_place) rather than
-                                copy them into huge pages: for a few probes
-                                (root_in_db) or a short analysis (a depth or
-                                node limit, or at most
+    bool db_in_place;        /* an analysis's own decision to probe the
+                                database's files where they are mapped
+                                (sow_db_options.in_place) rather than copy
+                                them into huge pages: a short one (a depth
+                                or node limit, or at most
                                 SOW_PLAN_IN_PLACE_SECONDS), whose search
-                                would not earn the copy back */
+                                would not earn the copy back; false in a
+                                solve plan. sow_plan_open_db also opens in
+                                place when root_in_db (a few probes) */
     double build_share;      /* with a time limit: the share of the time left
                                 that the database's build is planned within
                                 (a build the model misjudged is cut at its
@@ -149,7 +151,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
  * db_dir holds). An analysis stops in time while a build does not, and
  * the oracle only helps once the search reaches its seeds, hence the share.
  * Fills db_seeds, db_bytes, db_budget, root_in_db, db_in_place (a caller
- * that keeps the database for many questions may clear it: a resident
+ * that keeps the database for many questions may clear both: a resident
  * engine copies once), tt_mb and why_db;
  * never a trial. Unlike sow_plan_make, any board is accepted (an
  * analysis needs no exact key). Errors as sow_plan_make's, but never
@@ -258,7 +260,8 @@ sow_err sow_plan_solve_held(const sow_game *g, const sow_pos *pos, const sow_pla
  * sow_plan_make or sow_plan_analysis for this g): loaded from
  * plan->limits.db_dir, or built (and saved there) within plan->db_budget
  * on plan->limits.threads threads, stopping at plan->limits.stop; *oracle
- * then probes it (sow_plan_oracle). With plan->limits.deadline (and not
+ * then probes it (sow_plan_oracle). Loaded files are probed where they are
+ * mapped when plan->root_in_db or plan->db_in_place, else copied. With plan->limits.deadline (and not
  * fixed_db), a build that would run past its share of the time left
  * stops at its last complete seed count: SOW_OK with (*db)->max_seeds
  * below plan->db_seeds (the complete levels stay in the folder), or *db

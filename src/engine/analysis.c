@@ -42,7 +42,9 @@ static sow_err analysis_db(sow_engine *e, const sow_pos *p, double end, size_t t
                   engine_db_bytes(e) + beside > e->lim.memory))
         engine_drop_db(e);
     if (!e->db && plan.db_seeds > 0) {
-        plan.db_in_place = false; /* resident: copied once, probed by every question */
+        /* Resident: copied once, probed by every question (later ones
+         * may not be in it, even when this one is). */
+        plan.root_in_db = plan.db_in_place = false;
         sow_err err = sow_plan_open_db(&e->g, &plan, NULL, &e->db, oracle, why, why_size);
         if (err == SOW_E_INTERRUPTED)
             return SOW_OK; /* stopped: the analysis below stops at once too */

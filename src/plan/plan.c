@@ -423,7 +423,6 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         out->db_bytes = sow_db_bytes(g, k);
         out->db_budget = plan_db_room(g, L, out->board_seeds, k);
         out->root_in_db = k >= out->board_seeds;
-        out->db_in_place = out->root_in_db;
     }
     if (!out->root_in_db && !sow_search_exact(g, pos))
         return sow_fail(why, why_size, SOW_E_LIMIT,
@@ -529,8 +528,7 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         out->db_budget = out->limits.memory > used ? out->limits.memory - used : 0;
         out->root_in_db = k >= board;
         /* Without a time the question is a depth or node limit: short. */
-        out->db_in_place = out->root_in_db || !isfinite(left) ||
-                            left <= SOW_PLAN_IN_PLACE_SECONDS;
+        out->db_in_place = !isfinite(left) || left <= SOW_PLAN_IN_PLACE_SECONDS;
     }
     return SOW_OK;
 }

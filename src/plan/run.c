@@ -225,8 +225,7 @@ static sow_err grow_db(const sow_game *g, const sow_plan *plan, const sow_plan_c
     step.db_seeds = next;
     step.db_bytes = sow_db_bytes(g, next);
     step.db_budget = plan_room_beside(g, &plan->limits, plan->tt_mb);
-    step.root_in_db = false;
-    step.db_in_place = false; /* the search above it goes on */
+    step.root_in_db = false; /* the search above it goes on: copied */
     return open_step(g, &step, cb, db, oracle, r, why, why_size);
 }
 
@@ -356,7 +355,6 @@ static bool run_database(plan_run *R, sow_err *e)
     if (R->run.db_seeds > 0) {
         R->run.db_bytes = sow_db_bytes(R->g, R->run.db_seeds);
         R->run.root_in_db = R->run.db_seeds >= plan->board_seeds;
-        R->run.db_in_place = R->run.root_in_db;
         *e = open_step(R->g, &R->run, R->cb, &R->db, &R->oracle, R->out, R->why, R->why_size);
         if (*e != SOW_OK)
             return true;
@@ -591,7 +589,7 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
     sow_db_options o = {
         .threads = L->threads,
         .memory = plan->db_budget,
-        .in_place = plan->db_in_place,
+        .in_place = plan->root_in_db || plan->db_in_place,
         .progress = cb->db_progress,
         .progress_ctx = cb->ctx,
         .stop = L->stop,

@@ -33,8 +33,6 @@ sow_err units_pool_new(sow_units_worker *w, int threads, sow_err *err, double de
  * not touched. For a caller that has other things to watch (an MPI
  * worker's messages). */
 bool units_pool_take(units_pool *p, sow_unit *u, sow_err *e);
-/* Questions handed out and not yet taken back. */
-int units_pool_inflight(units_pool *p);
 
 /* Stops the threads (cancelling what runs) and frees the pool. */
 void units_pool_free(units_pool *p);

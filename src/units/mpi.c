@@ -7,13 +7,38 @@
  *   manager -> worker   GO: the database files are ready to load (or the
  *                       manager failed: stop)
  *   worker -> manager   READY (its database opened, or why not), ANSWER,
- *                       ALIVE (every HEARTBEAT seconds while it opens its
- *                       database or solves)
+ *                       ALIVE (at GO, then every beat until QUIT)
+ *
+ * One worker's life, and when the manager counts its silence (*):
+ *
+ *   manager (rank 0)                        worker (rank r)
+ *   builds the database files               waits for GO: silent, but no
+ *     (minutes, maybe)                        clock runs yet
+ *   GO ------------------------------------>
+ *   * clocks start, heard[r] = now          a thread opens its database;
+ *   * <------------------------------ ALIVE   the main thread says ALIVE at
+ *   * <------------------------------ ALIVE   once, then every beat
+ *   * <------------------------------ READY
+ *     <------------------------------ ALIVE  every beat, busy or idle
+ *   UNIT (slot k) ------------------------->
+ *   * heard[r] = now (the send)             its pool answers the unit
+ *   * <------------------------------ ALIVE
+ *   * <----------------------- ANSWER (slot k)
+ *     <------------------------------ ALIVE
+ *   CANCEL -------------------------------->  (the root is decided)
+ *   QUIT ---------------------------------->  ends
+ *
+ * So a live worker is never silent for more than a beat (plus its
+ * scheduling) while the manager counts, and the manager counts only
+ * while it listens: its own stretches away (the database build before
+ * GO, its searches, a stop) are not the workers' silence. The beat is a
+ * quarter of the silence at most.
+ *
  * Nobody busy-waits: a rank with nothing to do probes every millisecond
  * and sleeps in between, since MPI's blocking calls spin on a core that
- * the other ranks' searches need. A worker in a search probes for CANCEL
- * from the search's progress callback (its main thread: MPI is used from
- * one thread only).
+ * the other ranks' searches need. A worker's main thread probes for
+ * CANCEL while its pool's threads search (MPI is used from one thread
+ * only).
  *
  * A dead worker: Open MPI 4 ends the job when a rank dies, unless mpirun
  * is given --enable-recovery; then the survivors go on, and the manager
@@ -62,9 +87,9 @@ typedef struct msg_ready {
 
 /* How long an idle rank sleeps between probes. */
 #define IDLE_NS 1000000L
-/* A solving worker says it is alive every HEARTBEAT seconds (a quarter
- * of the silence if shorter); the manager takes one silent for SILENCE as
- * dead. Generous: ranks that share cores with others (oversubscribed) can
+/* A worker says it is alive every HEARTBEAT seconds from GO to QUIT (a
+ * quarter of the silence if shorter); the manager takes one silent for
+ * SILENCE as dead. Generous: ranks that share cores with others (oversubscribed) can
  * be descheduled for seconds. The environment variable
  * SOW_MPI_SILENCE_SECONDS sets another silence (tests: a stopped worker
  * found dead in seconds); every rank reads it, so all agree. */
@@ -514,21 +539,31 @@ static void *setup_main(void *arg)
     return NULL;
 }
 
-/* Runs setup_main, saying ALIVE every `beat` seconds until it is done. */
-static void open_alive(setup *S, double beat)
+/* ALIVE to the manager when a beat has passed since *last (or *last is
+ * 0: at once). */
+static int beat_due(double beat, double *last)
+{
+    double now = sow_now();
+    if (*last > 0 && now - *last < beat)
+        return MPI_SUCCESS;
+    *last = now;
+    int nothing = 0;
+    return MPI_Send(&nothing, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
+}
+
+/* Runs setup_main, saying ALIVE at once and every `beat` seconds until it
+ * is done; *last: the last ALIVE. Without a thread it could not say ALIVE
+ * (nor start its pool's threads): READY says why. */
+static void open_alive(setup *S, double beat, double *last)
 {
     pthread_t th;
     if (pthread_create(&th, NULL, setup_main, S)) {
-        setup_main(S); /* no thread: silent meanwhile */
+        S->ready.err = SOW_E_NOMEM;
+        snprintf(S->ready.why, sizeof S->ready.why, "cannot start a thread");
         return;
     }
-    double last = sow_now();
     while (!atomic_load(&S->done)) {
-        int nothing = 0;
-        if (sow_now() - last >= beat) {
-            MPI_Send(&nothing, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
-            last = sow_now();
-        }
+        beat_due(beat, last); /* a failed send: the manager finds it silent */
         idle();
     }
     pthread_join(th, NULL);
@@ -537,8 +572,8 @@ static void open_alive(setup *S, double beat)
 /* Answers the manager's units with a pool of its threads (one unit a
  * thread, over one table: units/internal.h), its main thread the only one
  * that talks MPI: it hands units to the pool, sends the answers back,
- * cancels on CANCEL and says it is alive every HEARTBEAT while it opens
- * its database and while it holds units. */
+ * cancels on CANCEL and says it is alive every beat from GO to QUIT (the
+ * sequence at the top of this file). */
 sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              char *why, size_t why_size)
 {
@@ -555,14 +590,13 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
     int threads = p.limits.threads > 1 ? p.limits.threads : 1;
     setup S = {.g = g, .root = root, .plan = &p, .threads = threads, .ready = {.slots = threads}};
     atomic_init(&S.done, false);
-    double beat = heartbeat_seconds();
-    open_alive(&S, beat);
+    double beat = heartbeat_seconds(), last_beat = 0;
+    open_alive(&S, beat, &last_beat);
     sow_units_worker *w = S.w;
     units_pool *tp = S.tp;
     sow_units_pool pool = S.pool;
     sow_err e = (sow_err)S.ready.err;
     rc = MPI_Send(&S.ready, sizeof S.ready, MPI_BYTE, 0, T_READY, MPI_COMM_WORLD);
-    double last_beat = sow_now();
     while (!e && rc == MPI_SUCCESS) {
         bool busy = false;
         MPI_Status st;
@@ -578,8 +612,6 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
             sow_unit u = {.nline = m.nline, .threshold = m.threshold, .ticket = m.slot};
             for (int d = 0; d < u.nline && d < SOW_UNITS_MAX_DEPTH; d++)
                 u.line[d] = (sow_move)m.line[d];
-            if (!units_pool_inflight(tp))
-                last_beat = sow_now();
             if (pool.submit(pool.ctx, &u)) { /* more than its slots: the manager's bug */
                 msg_answer a = {.q = m, .err = SOW_E_ARG};
                 rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
@@ -603,12 +635,9 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
             rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
             busy = true;
         }
-        double now = sow_now();
-        if (rc == MPI_SUCCESS && now - last_beat >= beat && units_pool_inflight(tp)) {
-            int nothing = 0;
-            rc = MPI_Send(&nothing, 1, MPI_INT, 0, T_ALIVE, MPI_COMM_WORLD);
-            last_beat = now;
-        }
+        /* Idle too: a UNIT on its way counts from its send. */
+        if (rc == MPI_SUCCESS)
+            rc = beat_due(beat, &last_beat);
         if (!busy)
             idle();
     }

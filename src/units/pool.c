@@ -145,14 +145,6 @@ bool units_pool_take(units_pool *p, sow_unit *u, sow_err *e)
     return got;
 }
 
-int units_pool_inflight(units_pool *p)
-{
-    pthread_mutex_lock(&p->mu);
-    int n = p->ntodo + p->running + p->nans;
-    pthread_mutex_unlock(&p->mu);
-    return n;
-}
-
 sow_err units_pool_new(sow_units_worker *w, int threads, sow_err *err, double deadline,
                        void (*tick)(void *ctx), void *ctx, double every, sow_units_pool *iface,
                        units_pool **out)
