@@ -15,11 +15,11 @@
 #include "pack.h"
 #include "sow/db.h"
 
-static sow_db *open_db(sow_game *g, sow_game_id id, int m, int K)
+static sow_db *open_db(sow_game *g, sow_game_id id, int m, int K, bool unpacked)
 {
     sow_config c = {id, m, 1, 0};
     assert_int_equal(sow_game_init(g, &c), SOW_OK);
-    sow_db_options o = {.threads = 2};
+    sow_db_options o = {.threads = 2, .unpacked = unpacked};
     sow_db *db;
     char why[256];
     assert_int_equal(sow_db_open(g, K, NULL, &o, &db, why, sizeof why), SOW_OK);
@@ -34,7 +34,8 @@ static uint64_t check_level(const sow_db *db, int k, int window, size_t *bytes)
     sow_huge mem;
     size_t size;
     char why[256];
-    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, &mem, &size, why,
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, SIZE_MAX, &mem,
+                                     &size, why,
                                      sizeof why),
                      SOW_OK);
     sow_db_pack pk;
@@ -64,10 +65,39 @@ static uint64_t check_level(const sow_db *db, int k, int window, size_t *bytes)
     return nesc;
 }
 
+/* The database as sow_db_open packs it probes every board as the one kept
+ * at a byte a position, from positions (sow_db_probe's inline path) and by
+ * rank, and takes no more than sow_db_bytes says. */
+static void check_probes(const sow_game *g, const sow_db *bytes, const sow_db *db, int K)
+{
+    int m = g->m;
+    assert_false(bytes->packed);
+    assert_true(db->packed);
+    assert_true(sow_db_size(db) < sow_db_size(bytes));
+    assert_true(sow_db_size(bytes) <= sow_db_bytes(g, K));
+    assert_true(db->pack[K] && !db->table[K]);
+    for (int k = 0; k <= K; k++) {
+        uint64_t n = sow_index_count(2 * m, k);
+        uint8_t c[SOW_IDX_MAX_PARTS];
+        sow_index_unrank(&db->ix, k, 0, c);
+        for (uint64_t r = 0; r < n; r++) {
+            sow_pos p;
+            sow_index_to_pos(m, c, &p);
+            sow_db_prefetch(db, &p);
+            assert_int_equal(sow_db_probe(db, &p), sow_db_probe(bytes, &p));
+            assert_int_equal(sow_db_at(db, k, r), bytes->table[k][r]);
+            sow_index_next(2 * m, c);
+        }
+    }
+}
+
 static void check_game(sow_game_id id, int m, int K)
 {
     sow_game g;
-    sow_db *db = open_db(&g, id, m, K);
+    sow_db *db = open_db(&g, id, m, K, true);
+    sow_db *packed = open_db(&g, id, m, K, false);
+    check_probes(&g, db, packed, K);
+    sow_db_close(packed);
     uint64_t forced = 0;
     for (int k = 0; k <= K; k++) {
         size_t bytes;

@@ -93,6 +93,10 @@ typedef struct sow_db_options {
                                   least SOW_DB_RATE_MIN positions, else
                                   SOW_DB_START_RATE) says cannot end by then.
                                   0: none. Loading files is not cut. */
+    bool unpacked;             /* keep every level at one byte a position
+                                  (sow_db_entry usable; twice the memory)
+                                  instead of packing those that pack
+                                  smaller */
     bool keep_partial;         /* a build cut by the deadline or *stop
                                   returns SOW_OK with the database up to the
                                   last seed count it holds complete
@@ -232,9 +236,14 @@ static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
         __builtin_prefetch(sow_db_entry(db, p));
 }
 
-/* Bytes the tables of a database up to max_seeds take (in memory, and the
- * payload of its files); SIZE_MAX if that does not fit. */
+/* Bytes the tables of a database up to max_seeds take at one byte a
+ * position, SIZE_MAX if that does not fit: an upper bound of its memory at
+ * any time, building included (a level is packed only where that is
+ * smaller; sow_db_size tells what an open database takes). */
 size_t sow_db_bytes(const sow_game *g, int max_seeds);
+
+/* Bytes the tables of db take now: its int8 levels and packed ones. */
+size_t sow_db_size(const sow_db *db);
 
 /* Opens the database of g up to max_seeds seeds.
  * dir == NULL: builds it in memory.
@@ -304,13 +313,18 @@ typedef struct sow_db_header {
     int score_scale;
     uint64_t entries;     /* sow_retro_level_size */
     uint64_t checksum;    /* XXH64 of the payload, seed 0 */
+    uint64_t payload;     /* bytes after the header */
 } sow_db_header;
 
-enum { SOW_DB_ENC_INT8_FUTURE = 1 };
+/* 1: one int8 future score a position; 2 (version 2 on): the level packed
+ * (sow_db_pack; doc/db-format.md, "Packed levels"). */
+enum { SOW_DB_ENC_INT8_FUTURE = 1, SOW_DB_ENC_PACKED = 2 };
 /* 1: sow_index_rank of the 2m pits; 2 (Toguz): the tuzdik states' blocks,
  * each ranked without its tuzdik pits (sow_toguz_rank_pos). */
 enum { SOW_DB_IDX_COMBINADIC = 1, SOW_DB_IDX_TOGUZ = 2 };
-#define SOW_DB_VERSION 1
+/* Files of version 1 (int8 levels only) are read too; a newer version is
+ * refused (SOW_E_LIMIT), never rebuilt over. */
+#define SOW_DB_VERSION 2
 #define SOW_DB_HEADER_SIZE 64
 
 /* The variant flags that change values (all of g's but pie). */
@@ -326,8 +340,22 @@ void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size);
 int sow_db_dir_levels(const sow_game *g, const char *dir);
 
 /* Reads and checks a file: header (magic, version, sizes, header checksum)
- * and, unless skip_payload, the payload checksum. Fills *h. */
+ * and, unless skip_payload, the payload checksum. Fills *h. SOW_E_LIMIT
+ * for a file of a newer format version than SOW_DB_VERSION. */
 sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,
                           char *why, size_t why_size);
+
+/* ---- Experimental: for tests and tools; may change without notice -----
+ * (seen with SOW_EXPERIMENTAL defined: sow/version.h, "API tiers") */
+#ifdef SOW_EXPERIMENTAL
+
+/* The entry of rank r of level k (k <= db->max_seeds, r below its size),
+ * packed or not. */
+int sow_db_at(const sow_db *db, int k, uint64_t r);
+
+/* Level k's entries (sow_retro_level_size of them) into out, as int8. */
+void sow_db_level_copy(const sow_db *db, int k, int8_t *out);
+
+#endif /* SOW_EXPERIMENTAL */
 
 #endif

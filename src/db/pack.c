@@ -274,7 +274,8 @@ static void write_blob(const coder *c, uint8_t *blob)
 }
 
 sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint64_t n,
-                        int window, sow_huge *mem, size_t *size, char *why, size_t why_size)
+                        int window, size_t max_size, sow_huge *mem, size_t *size, char *why,
+                        size_t why_size)
 {
     coder c = {.ix = ix, .m = m, .k = k, .window = window, .t = t, .n = n,
                .rows = sow_pack_rows(m, k)};
@@ -292,8 +293,11 @@ sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint
             for (uint64_t i = 0; i < b.len; i++)
                 c.nesc += code_of(&c, &b, i) == 15;
         *size = sow_pack_bytes(n, c.rows, c.nesc);
-        uint8_t *blob = sow_huge_alloc(*size, mem);
-        if (blob)
+        uint8_t *blob = *size <= max_size ? sow_huge_alloc(*size, mem) : NULL;
+        if (*size > max_size)
+            e = sow_fail(why, why_size, SOW_E_LIMIT,
+                         "seed count %d packs into %zu bytes, over %zu", k, *size, max_size);
+        else if (blob)
             write_blob(&c, blob);
         else
             e = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory packing seed count %d", k);
@@ -359,4 +363,27 @@ void sow_db_prefetch_packed_(const sow_db *db, const sow_pos *p)
         __builtin_prefetch(&db->table[k][r]);
     else
         __builtin_prefetch(&db->pack[k]->nib[r >> 1]);
+}
+
+/* code(row) of the m counts c (the rows of m pits with fewer seeds first). */
+static uint64_t row_code(const sow_index *ix, const uint8_t *c, int m)
+{
+    uint64_t code = 0;
+    unsigned s = 0;
+    for (int j = 0; j < m; j++) {
+        s += c[j];
+        code += ix->term[j][s];
+    }
+    return code;
+}
+
+int sow_db_at(const sow_db *db, int k, uint64_t r)
+{
+    assert(k >= 0 && k <= db->max_seeds);
+    if (db->table[k])
+        return db->table[k][r];
+    uint8_t c[SOW_IDX_MAX_PARTS];
+    sow_index_unrank(&db->ix, k, r, c);
+    return sow_db_pack_get(db->pack[k], r, row_code(&db->ix, c, db->m),
+                           row_code(&db->ix, c + db->m, db->m));
 }

@@ -30,9 +30,11 @@ size_t sow_pack_bound(int m, int k);
  * into a new blob (*mem, *size bytes; the layout in pack.c) with windows
  * of `window` codes (SOW_PACK_WINDOW; tests pass fewer to force escapes).
  * SOW_E_LIMIT if the level cannot be packed (over 256 values, g or f out
- * of int8), SOW_E_NOMEM. */
+ * of int8) or its blob would take more than max_size bytes (nothing is
+ * allocated then), SOW_E_NOMEM. */
 sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint64_t n,
-                        int window, sow_huge *mem, size_t *size, char *why, size_t why_size);
+                        int window, size_t max_size, sow_huge *mem, size_t *size, char *why,
+                        size_t why_size);
 
 /* Fills *pk with the view of the blob data[0..size) of level k (m pits a
  * side, n entries): SOW_E_FORMAT with a reason if its sizes do not agree. */
