@@ -34,7 +34,7 @@ static uint64_t check_level(const sow_db *db, int k, int window, size_t *bytes)
     sow_huge mem;
     size_t size;
     char why[256];
-    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, SIZE_MAX, &mem,
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, 2, SIZE_MAX, &mem,
                                      &size, why,
                                      sizeof why),
                      SOW_OK);

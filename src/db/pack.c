@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "msg.h"
 #include "pack.h"
 
@@ -73,8 +75,9 @@ size_t sow_pack_bound(int m, int k)
 
 /* ---- Blocks ---------------------------------------------------------- */
 
-/* The blocks of level k in turn: B over the rows of m pits with sB seeds,
- * sB = k .. 0 (sA = k - sB). */
+/* The blocks of one sA in turn: B over the rows of m pits with k - sA
+ * seeds. Different sA own disjoint rows of f and of g (B fixes sA), so the
+ * encoder's passes run one sA a thread. */
 typedef struct block {
     const sow_index *ix;
     int m, k, sa;
@@ -86,46 +89,33 @@ typedef struct block {
     uint64_t len;  /* boards: rows of m pits with sA seeds */
 } block;
 
-static void block_set(block *b)
+static block block_of_sa(const sow_index *ix, int m, int k, int sa)
 {
-    const sow_index *ix = b->ix;
-    int m = b->m;
-    uint64_t cb = 0, base = 0;
-    unsigned t = 0;
-    for (int j = 0; j < m; j++) {
-        t += b->row[j];
-        cb += ix->term[j][t];
-        if (j < m - 1)
-            base += ix->term[m + j][(unsigned)b->sa + t];
-    }
-    b->cb = cb;
-    b->a0 = ix->term[m - 1][b->sa];
-    b->r0 = base + b->a0;
-    b->len = sow_index_count(m, b->sa);
+    block b = {.ix = ix, .m = m, .k = k, .sa = sa};
+    b.row[m - 1] = (uint8_t)(k - sa);
+    b.a0 = ix->term[m - 1][sa];
+    b.len = sow_index_count(m, sa);
+    return b;
 }
 
-/* Steps to the next block; false after the last. */
+/* Steps to the next block of b's sA; false after the last. */
 static bool block_next(block *b)
 {
-    if (!b->started) {
-        b->started = true;
-        b->sa = 0;
-    } else if (!sow_index_next(b->m, b->row)) {
-        if (++b->sa > b->k)
-            return false;
-    } else {
-        block_set(b);
-        return true;
+    if (b->started && !sow_index_next(b->m, b->row))
+        return false;
+    b->started = true;
+    const sow_index *ix = b->ix;
+    uint64_t cb = 0, base = 0;
+    unsigned t = 0;
+    for (int j = 0; j < b->m; j++) {
+        t += b->row[j];
+        cb += ix->term[j][t];
+        if (j < b->m - 1)
+            base += ix->term[b->m + j][(unsigned)b->sa + t];
     }
-    memset(b->row, 0, sizeof b->row);
-    b->row[b->m - 1] = (uint8_t)(b->k - b->sa);
-    block_set(b);
+    b->cb = cb;
+    b->r0 = base + b->a0;
     return true;
-}
-
-static block block_first(const sow_index *ix, int m, int k)
-{
-    return (block){.ix = ix, .m = m, .k = k};
 }
 
 /* ---- Encoding -------------------------------------------------------- */
@@ -133,13 +123,14 @@ static block block_first(const sow_index *ix, int m, int k)
 /* What encoding needs besides the blob. */
 typedef struct coder {
     const sow_index *ix;
-    int m, k, window;
+    int m, k, window, threads;
     const int8_t *t;
     uint64_t n, rows, nesc;
     int place[256];   /* value + 128 -> its dict place */
     int8_t dict[256];
     int values;
     int *g, *f;       /* the fit, before it is narrowed to int8 */
+    uint64_t *esc_at; /* per sA: its first escape's slot (k + 2 of them) */
 } coder;
 
 static void make_dict(coder *c)
@@ -161,28 +152,33 @@ static inline int place_of(const coder *c, uint64_t r)
     return c->place[(uint8_t)(c->t[r] + 128)];
 }
 
-/* g (fit_g) or f as the rounded mean of place - the other, by row. */
-static void fit_round(coder *c, bool fit_g, double *sum, uint64_t *cnt)
+/* g (fit_g: each block's) or f (sum, cnt: rows of sA's range) as the
+ * rounded mean of place - the other. */
+static void fit_sa(coder *c, int sa, bool fit_g, double *sum, uint64_t *cnt)
 {
-    memset(sum, 0, c->rows * sizeof *sum);
-    memset(cnt, 0, c->rows * sizeof *cnt);
-    block b = block_first(c->ix, c->m, c->k);
+    block b = block_of_sa(c->ix, c->m, c->k, sa);
+    if (!fit_g) {
+        memset(sum + b.a0, 0, b.len * sizeof *sum);
+        memset(cnt + b.a0, 0, b.len * sizeof *cnt);
+    }
     while (block_next(&b)) {
+        double s = 0;
         for (uint64_t i = 0; i < b.len; i++) {
             uint64_t a = b.a0 + i;
             int v = place_of(c, b.r0 + i);
             if (fit_g) {
-                sum[b.cb] += v - c->f[a];
-                cnt[b.cb]++;
+                s += v - c->f[a];
             } else {
                 sum[a] += v - c->g[b.cb];
                 cnt[a]++;
             }
         }
+        if (fit_g)
+            c->g[b.cb] = (int)lround(s / (double)b.len);
     }
-    int *out = fit_g ? c->g : c->f;
-    for (uint64_t i = 0; i < c->rows; i++)
-        out[i] = cnt[i] ? (int)lround(sum[i] / (double)cnt[i]) : 0;
+    if (!fit_g)
+        for (uint64_t a = b.a0; a < b.a0 + b.len; a++)
+            c->f[a] = cnt[a] ? (int)lround(sum[a] / (double)cnt[a]) : 0;
 }
 
 /* Moves g[B] to the start of its block's best window of c->window places
@@ -213,33 +209,47 @@ static void narrow(coder *c, const block *b, uint32_t *h)
     c->g[b->cb] += at - SPAN / 2;
 }
 
-static sow_err fit(coder *c, char *why, size_t why_size)
-{
-    double *sum = malloc(c->rows * sizeof *sum);
-    uint64_t *cnt = malloc(c->rows * sizeof *cnt);
-    uint32_t *h = calloc(SPAN, sizeof *h);
-    if (!sum || !cnt || !h) {
-        free(sum), free(cnt), free(h);
-        return sow_fail(why, why_size, SOW_E_NOMEM, "out of memory packing seed count %d", c->k);
-    }
-    for (int i = 0; i < 2 * FIT_ROUNDS; i++)
-        fit_round(c, i % 2 == 0, sum, cnt);
-    block b = block_first(c->ix, c->m, c->k);
-    while (block_next(&b))
-        narrow(c, &b, h);
-    free(sum), free(cnt), free(h);
-    for (uint64_t i = 0; i < c->rows; i++)
-        if (c->g[i] < INT8_MIN || c->g[i] > INT8_MAX || c->f[i] < INT8_MIN || c->f[i] > INT8_MAX)
-            return sow_fail(why, why_size, SOW_E_LIMIT,
-                            "seed count %d cannot be packed: its bounds leave int8", c->k);
-    return SOW_OK;
-}
-
 /* The nibble of rank a0+i's entry of block b, 15 if escaped. */
 static inline unsigned code_of(const coder *c, const block *b, uint64_t i)
 {
     int d = place_of(c, b->r0 + i) - c->g[b->cb] - c->f[b->a0 + i];
     return d >= 0 && d < c->window ? (unsigned)d : 15u;
+}
+
+/* Fits g and f, narrows g to each block's window, counts the escapes of
+ * each sA (esc_at[sa + 1]). */
+static void fit(coder *c, double *sum, uint64_t *cnt)
+{
+    int K = c->k;
+    for (int i = 0; i < 2 * FIT_ROUNDS; i++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
+        for (int sa = 0; sa <= K; sa++)
+            fit_sa(c, sa, i % 2 == 0, sum, cnt);
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
+    for (int sa = 0; sa <= K; sa++) {
+        uint32_t h[SPAN] = {0};
+        uint64_t nesc = 0;
+        block b = block_of_sa(c->ix, c->m, K, sa);
+        while (block_next(&b)) {
+            narrow(c, &b, h);
+            for (uint64_t i = 0; i < b.len; i++)
+                nesc += code_of(c, &b, i) == 15;
+        }
+        c->esc_at[sa + 1] = nesc;
+    }
+    for (int sa = 0; sa <= K; sa++)
+        c->esc_at[sa + 1] += c->esc_at[sa];
+    c->nesc = c->esc_at[K + 1];
+}
+
+static sow_err check_range(const coder *c, char *why, size_t why_size)
+{
+    for (uint64_t i = 0; i < c->rows; i++)
+        if (c->g[i] < INT8_MIN || c->g[i] > INT8_MAX || c->f[i] < INT8_MIN || c->f[i] > INT8_MAX)
+            return sow_fail(why, why_size, SOW_E_LIMIT,
+                            "seed count %d cannot be packed: its bounds leave int8", c->k);
+    return SOW_OK;
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -248,7 +258,9 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Writes the header, g, f, the nibbles and the escapes into blob. */
+/* Writes the header, g, f, the nibbles and the escapes into blob (zeroed).
+ * Two blocks of different sA may share a nibble byte: written by OR,
+ * atomically. */
 static void write_blob(const coder *c, uint8_t *blob)
 {
     uint64_t head[3] = {c->n, c->rows, c->nesc};
@@ -259,39 +271,48 @@ static void write_blob(const coder *c, uint8_t *blob)
     int8_t *g = (int8_t *)blob + SOW_PACK_HEAD, *f = g + c->rows;
     for (uint64_t i = 0; i < c->rows; i++)
         g[i] = (int8_t)c->g[i], f[i] = (int8_t)c->f[i];
-    uint64_t *esc = (uint64_t *)(blob + esc_offset(c->rows)), ne = 0;
+    uint64_t *esc = (uint64_t *)(blob + esc_offset(c->rows));
     uint8_t *nib = (uint8_t *)(esc + c->nesc);
-    block b = block_first(c->ix, c->m, c->k);
-    while (block_next(&b))
-        for (uint64_t i = 0; i < b.len; i++) {
-            uint64_t r = b.r0 + i;
-            unsigned code = code_of(c, &b, i);
-            nib[r >> 1] |= (uint8_t)(code << (4 * (r & 1)));
-            if (code == 15)
-                esc[ne++] = r << 8 | (uint8_t)c->t[r];
-        }
-    qsort(esc, ne, sizeof *esc, cmp_u64);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
+    for (int sa = 0; sa <= c->k; sa++) {
+        uint64_t ne = c->esc_at[sa];
+        block b = block_of_sa(c->ix, c->m, c->k, sa);
+        while (block_next(&b))
+            for (uint64_t i = 0; i < b.len; i++) {
+                uint64_t r = b.r0 + i;
+                unsigned code = code_of(c, &b, i);
+                __atomic_fetch_or(&nib[r >> 1], (uint8_t)(code << (4 * (r & 1))),
+                                  __ATOMIC_RELAXED);
+                if (code == 15)
+                    esc[ne++] = r << 8 | (uint8_t)c->t[r];
+            }
+    }
+    qsort(esc, c->nesc, sizeof *esc, cmp_u64);
 }
 
 sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint64_t n,
-                        int window, size_t max_size, sow_huge *mem, size_t *size, char *why,
-                        size_t why_size)
+                        int window, int threads, size_t max_size, sow_huge *mem, size_t *size,
+                        char *why, size_t why_size)
 {
     coder c = {.ix = ix, .m = m, .k = k, .window = window, .t = t, .n = n,
-               .rows = sow_pack_rows(m, k)};
+               .rows = sow_pack_rows(m, k), .threads = threads > 0 ? threads : omp_get_max_threads()};
+    *mem = (sow_huge){0};
     if (m < 1 || m > 8 || window < 1 || window > 15 || n != sow_index_count(2 * m, k))
         return sow_fail(why, why_size, SOW_E_ARG, "seed count %d cannot be packed", k);
     make_dict(&c);
     c.g = calloc(c.rows, sizeof *c.g);
     c.f = calloc(c.rows, sizeof *c.f);
-    sow_err e = c.g && c.f ? fit(&c, why, why_size)
-                           : sow_fail(why, why_size, SOW_E_NOMEM,
-                                      "out of memory packing seed count %d", k);
+    c.esc_at = calloc((size_t)k + 2, sizeof *c.esc_at);
+    double *sum = calloc(c.rows, sizeof *sum);
+    uint64_t *cnt = calloc(c.rows, sizeof *cnt);
+    sow_err e = SOW_OK;
+    if (!c.g || !c.f || !c.esc_at || !sum || !cnt) {
+        e = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory packing seed count %d", k);
+    } else {
+        fit(&c, sum, cnt);
+        e = check_range(&c, why, why_size);
+    }
     if (!e) {
-        block b = block_first(ix, m, k);
-        while (block_next(&b))
-            for (uint64_t i = 0; i < b.len; i++)
-                c.nesc += code_of(&c, &b, i) == 15;
         *size = sow_pack_bytes(n, c.rows, c.nesc);
         uint8_t *blob = *size <= max_size ? sow_huge_alloc(*size, mem) : NULL;
         if (*size > max_size)
@@ -302,7 +323,7 @@ sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint
         else
             e = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory packing seed count %d", k);
     }
-    free(c.g), free(c.f);
+    free(c.g), free(c.f), free(c.esc_at), free(sum), free(cnt);
     return e;
 }
 
@@ -349,10 +370,12 @@ int sow_db_pack_escape_(const sow_db_pack *pk, uint64_t r)
 
 void sow_pack_decode(const sow_db_pack *pk, const sow_index *ix, int m, int k, int8_t *out)
 {
-    block b = block_first(ix, m, k);
-    while (block_next(&b))
-        for (uint64_t i = 0; i < b.len; i++)
-            out[b.r0 + i] = (int8_t)sow_db_pack_get(pk, b.r0 + i, b.a0 + i, b.cb);
+    for (int sa = 0; sa <= k; sa++) {
+        block b = block_of_sa(ix, m, k, sa);
+        while (block_next(&b))
+            for (uint64_t i = 0; i < b.len; i++)
+                out[b.r0 + i] = (int8_t)sow_db_pack_get(pk, b.r0 + i, b.a0 + i, b.cb);
+    }
 }
 
 void sow_db_prefetch_packed_(const sow_db *db, const sow_pos *p)

@@ -28,13 +28,15 @@ size_t sow_pack_bound(int m, int k);
 
 /* Packs level k of t (n entries, combinadic index ix of 2m parts, m <= 8)
  * into a new blob (*mem, *size bytes; the layout in pack.c) with windows
- * of `window` codes (SOW_PACK_WINDOW; tests pass fewer to force escapes).
+ * of `window` codes (SOW_PACK_WINDOW; tests pass fewer to force escapes),
+ * on `threads` OpenMP threads (<= 0: OpenMP's default); the blob does not depend on
+ * them.
  * SOW_E_LIMIT if the level cannot be packed (over 256 values, g or f out
  * of int8) or its blob would take more than max_size bytes (nothing is
  * allocated then), SOW_E_NOMEM. */
 sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint64_t n,
-                        int window, size_t max_size, sow_huge *mem, size_t *size, char *why,
-                        size_t why_size);
+                        int window, int threads, size_t max_size, sow_huge *mem, size_t *size,
+                        char *why, size_t why_size);
 
 /* Fills *pk with the view of the blob data[0..size) of level k (m pits a
  * side, n entries): SOW_E_FORMAT with a reason if its sizes do not agree. */
