@@ -38,6 +38,19 @@ static uint64_t check_level(const sow_db *db, int k, int window, size_t *bytes)
                                      &size, why,
                                      sizeof why),
                      SOW_OK);
+    /* One thread packs the same bytes; a budget one byte short refuses. */
+    sow_huge one;
+    size_t size1;
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, 1, SIZE_MAX, &one,
+                                     &size1, why, sizeof why),
+                     SOW_OK);
+    assert_int_equal(size1, size);
+    assert_memory_equal(one.map, mem.map, size);
+    sow_huge_free(&one);
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, 2, size - 1, &one,
+                                     &size1, why, sizeof why),
+                     SOW_E_LIMIT);
+    assert_null(one.map);
     sow_db_pack pk;
     assert_int_equal(sow_pack_view(mem.map, size, m, k, n, &pk, why, sizeof why), SOW_OK);
     assert_int_equal(sow_pack_view(mem.map, size - 1, m, k, n, &pk, why, sizeof why),

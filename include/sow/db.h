@@ -180,7 +180,8 @@ static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 
 /* The probe of a combinadic level for m <= 8 pits a side (m constant once
  * inlined): the rank as sow_index_rank_pos_m_, its first m lookups being
- * code(A); code(B) only for a packed level, m more lookups. */
+ * code(A), and code(B), m more lookups in the same cached table, taken
+ * before the level is known so that they overlap the entry's miss. */
 static inline __attribute__((always_inline)) int sow_db_probe_m_(const sow_db *db,
                                                                  const sow_pos *p, int m)
 {
@@ -190,8 +191,10 @@ static inline __attribute__((always_inline)) int sow_db_probe_m_(const sow_db *d
     uint64_t bt = sow_index_prefix_(p->w[2]);
     uint64_t opp = bt + s_own * 0x0101010101010101ull;
     uint64_t a = 0, r = 0, b = 0;
-    for (int j = 0; j < m; j++)
+    for (int j = 0; j < m; j++) {
         a += ix->cell[(own >> (8 * j)) & 0xff][j];
+        b += ix->cell[(bt >> (8 * j)) & 0xff][j];
+    }
     for (int j = 0; j < m - 1; j++)
         r += ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
     unsigned k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
@@ -200,8 +203,6 @@ static inline __attribute__((always_inline)) int sow_db_probe_m_(const sow_db *d
     const int8_t *t = db->table[k];
     if (t)
         return t[r];
-    for (int j = 0; j < m; j++)
-        b += ix->cell[(bt >> (8 * j)) & 0xff][j];
     return sow_db_pack_get(db->pack[k], r, a, b);
 }
 
