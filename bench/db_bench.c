@@ -1,10 +1,13 @@
 /* db_bench.c - database build throughput: builds a database in memory
  * (no files) and prints, as one JSON object per run, the positions, the
- * seconds and positions per second. scripts/bench-db runs it and writes
+ * seconds and positions per second (the levels' packing included) and the
+ * bytes the tables take. scripts/bench-db runs it and writes
  * results/db-build.md.
  *
  * usage: db_bench [--game G] [--pits M] [--max-seeds K] [--variant V]
- *                 [--threads T] [--reps R]
+ *                 [--threads T] [--reps R] [--packed 0|1]
+ * --packed 0: every level kept at a byte a position (sow_db_options
+ * unpacked); 1 (the default): the library's default.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +27,7 @@ static double cpu_now(void)
 int main(int argc, char **argv)
 {
     const char *game = "kalah", *variant = "";
-    int m = 6, K = 18, T = 1, reps = 1;
+    int m = 6, K = 18, T = 1, reps = 1, packed = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--game"))
             game = argv[i + 1];
@@ -38,6 +41,8 @@ int main(int argc, char **argv)
             T = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--reps"))
             reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--packed"))
+            packed = atoi(argv[i + 1]);
         else {
             fprintf(stderr, "db_bench: unknown option %s\n", argv[i]);
             return 2;
@@ -60,7 +65,7 @@ int main(int argc, char **argv)
     for (int k = 0; k <= K; k++)
         positions += sow_retro_level_size(&g, k);
     for (int r = 0; r < reps; r++) {
-        sow_db_options o = {.threads = T, .memory = 14000000000ull};
+        sow_db_options o = {.threads = T, .memory = 14000000000ull, .unpacked = !packed};
         sow_db *db;
         char why[256];
         double t0 = sow_retro_clock(), c0 = cpu_now();
@@ -73,13 +78,13 @@ int main(int argc, char **argv)
         uint64_t h = 0;
         for (int k = 0; k <= K; k++)
             for (uint64_t i = 0, n = sow_retro_level_size(&g, k); i < n; i += 4099)
-                h = h * 31 + (uint8_t)db->table[k][i];
+                h = h * 31 + (uint8_t)sow_db_at(db, k, i);
         printf("{\"game\":\"%s\",\"variant\":\"%s\",\"pits\":%d,\"max_seeds\":%d,\"threads\":%d,"
                "\"positions\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"positions_per_s\":%.0f,"
-               "\"positions_per_cpu_s\":%.0f,\"sample_hash\":"
-               "\"%016llx\"}\n",
+               "\"positions_per_cpu_s\":%.0f,\"packed\":%s,\"db_bytes\":%zu,"
+               "\"sample_hash\":\"%016llx\"}\n",
                game, variant, m, K, T, (unsigned long long)positions, s, cpu, (double)positions / s, (double)positions / cpu,
-               (unsigned long long)h);
+               db->packed ? "true" : "false", sow_db_size(db), (unsigned long long)h);
         fflush(stdout);
         sow_db_close(db);
     }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "sow/db.h"
 #include "sow/store.h"
@@ -93,8 +94,17 @@ static void flip_byte(const char *p, long off)
 
 static void assert_same(const sow_db *a, const sow_db *b, int K, int m)
 {
-    for (int k = 0; k <= K; k++)
-        assert_memory_equal(a->table[k], b->table[k], sow_index_count(2 * m, k));
+    for (int k = 0; k <= K; k++) {
+        uint64_t n = sow_index_count(2 * m, k);
+        int8_t *x = malloc(n), *y = malloc(n);
+        assert_non_null(x);
+        assert_non_null(y);
+        sow_db_level_copy(a, k, x);
+        sow_db_level_copy(b, k, y);
+        assert_memory_equal(x, y, n);
+        free(x);
+        free(y);
+    }
 }
 
 static sow_err reopen(const sow_game *g, int K)
@@ -182,12 +192,16 @@ static void test_round_trip_and_refusals(void **state)
         assert_int_equal(reopen(&g, K), SOW_E_CHECKSUM);
         assert_non_null(strstr(why, "checksum"));
     }
-    /* A flipped byte anywhere in the header. */
+    /* A flipped byte anywhere in the header; in the version field it
+     * reads as a newer version (refused, not rebuilt over). */
     for (long off = 0; off < SOW_DB_HEADER_SIZE; off++) {
         copy_file(saved, p);
         flip_byte(p, off);
         sow_err e = reopen(&g, K);
-        assert_true(e == SOW_E_CHECKSUM || e == SOW_E_FORMAT);
+        if (off >= 8 && off < 12)
+            assert_int_equal(e, SOW_E_LIMIT);
+        else
+            assert_true(e == SOW_E_CHECKSUM || e == SOW_E_FORMAT);
     }
     /* Not a database at all. */
     f = fopen(p, "wb");
@@ -279,6 +293,122 @@ static void test_round_trip_and_refusals(void **state)
     sow_game gp;
     game(&gp, SOW_KALAH, m, SOW_VAR_PIE);
     assert_int_equal(reopen(&gp, K), SOW_OK);
+    sow_db_close(mem);
+}
+
+static void put_le(uint8_t *b, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Writes seed count k of db to path as a file of the given version with
+ * int8 entries (doc/db-format.md's header, its check recomputed). */
+static void write_int8_file(const char *path, const sow_game *g, const sow_db *db, int k,
+                            uint32_t version)
+{
+    uint64_t n = sow_index_count(2 * g->m, k);
+    int8_t *t = malloc(n);
+    assert_non_null(t);
+    sow_db_level_copy(db, k, t);
+    uint8_t b[SOW_DB_HEADER_SIZE] = {'S', 'O', 'W', 'D', 'B', '\r', '\n', 0x1a};
+    put_le(b + 8, version, 4);
+    put_le(b + 12, SOW_DB_HEADER_SIZE, 4);
+    put_le(b + 16, (uint64_t)g->cfg.game, 4);
+    put_le(b + 20, (uint64_t)g->m, 4);
+    put_le(b + 24, sow_db_variant(g), 4);
+    put_le(b + 28, (uint64_t)k, 4);
+    put_le(b + 32, SOW_DB_ENC_INT8_FUTURE, 4);
+    put_le(b + 36, SOW_DB_IDX_COMBINADIC, 4);
+    put_le(b + 40, (uint64_t)g->score_scale, 4);
+    put_le(b + 48, n, 8);
+    put_le(b + 56, XXH64(t, n, 0), 8);
+    put_le(b + 44, (uint32_t)XXH64(b, sizeof b, 0), 4);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, sizeof b, f), sizeof b);
+    assert_int_equal(fwrite(t, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+    free(t);
+}
+
+/* Format versions: files are written packed where that is smaller; a
+ * version 1 file (int8) is read and packed on load; a newer version is
+ * refused, never rebuilt over; a damaged packed payload is detected. */
+static void test_versions(void **state)
+{
+    (void)state;
+    rm_dir_files(dir);
+    const int K = 9, m = 3;
+    sow_game g;
+    game(&g, SOW_KALAH, m, 0);
+    sow_db *mem, *disk;
+    assert_int_equal(sow_db_open(&g, K, NULL, NULL, &mem, why, sizeof why), SOW_OK);
+    assert_true(mem->packed && mem->pack[K]);
+    assert_int_equal(sow_db_open(&g, K, dir, NULL, &disk, why, sizeof why), SOW_OK);
+    assert_true(disk->pack[K] && !disk->table[K]);
+    assert_same(mem, disk, K, m);
+    sow_db_close(disk);
+
+    char p[256], saved[300];
+    path_of(&g, K, p, sizeof p);
+    sow_db_header h;
+    struct stat st;
+    assert_int_equal(sow_db_file_check(p, false, &h, why, sizeof why), SOW_OK);
+    assert_int_equal(h.version, SOW_DB_VERSION);
+    assert_int_equal(h.encoding, SOW_DB_ENC_PACKED);
+    assert_true(h.payload < h.entries);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, SOW_DB_HEADER_SIZE + (long)h.payload);
+    snprintf(saved, sizeof saved, "%s.saved", p);
+    copy_file(p, saved);
+
+    /* Damaged packed payloads: a flipped byte in g, in the nibbles, in the
+     * escape count; truncated. Loading refuses them, a build rebuilds. */
+    long offs[] = {SOW_DB_HEADER_SIZE + 320, st.st_size - 1, SOW_DB_HEADER_SIZE + 16};
+    for (int i = 0; i < 3; i++) {
+        copy_file(saved, p);
+        flip_byte(p, offs[i]);
+        sow_err e = reopen(&g, K);
+        assert_true(e == SOW_E_CHECKSUM || e == SOW_E_FORMAT);
+    }
+    assert_int_equal(truncate(p, st.st_size - 1), 0);
+    assert_int_equal(reopen(&g, K), SOW_E_FORMAT);
+    assert_non_null(strstr(why, "truncated"));
+    assert_int_equal(sow_db_open(&g, K, dir, NULL, &disk, why, sizeof why), SOW_OK);
+    assert_true(sow_db_built(disk, K));
+    assert_same(mem, disk, K, m);
+    sow_db_close(disk);
+
+    /* Version 1 (int8): loaded, packed in memory, the file left as it is. */
+    write_int8_file(p, &g, mem, K, 1);
+    sow_db_options o = {.no_build = true};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &disk, why, sizeof why), SOW_OK);
+    assert_true(disk->pack[K] && !disk->table[K]);
+    assert_same(mem, disk, K, m);
+    sow_db_close(disk);
+    assert_int_equal(sow_db_open(&g, K, dir, NULL, &disk, why, sizeof why), SOW_OK);
+    assert_false(sow_db_built(disk, K));
+    sow_db_close(disk);
+    assert_int_equal(sow_db_file_check(p, false, &h, why, sizeof why), SOW_OK);
+    assert_int_equal(h.version, 1);
+    assert_int_equal(h.payload, h.entries);
+
+    /* A newer version, its header otherwise sound: refused with one line,
+     * loading or building, and not rebuilt over. */
+    write_int8_file(p, &g, mem, K, SOW_DB_VERSION + 1);
+    assert_int_equal(reopen(&g, K), SOW_E_LIMIT);
+    assert_non_null(strstr(why, "newer"));
+    assert_null(strchr(why, '\n'));
+    struct damaged_log log = {0};
+    sow_db_options ob = {.damaged = on_damaged, .damaged_ctx = &log};
+    disk = NULL;
+    assert_int_equal(sow_db_open(&g, K, dir, &ob, &disk, why, sizeof why), SOW_E_LIMIT);
+    assert_null(disk);
+    assert_int_equal(log.calls, 0);
+    assert_int_equal(sow_db_file_check(p, false, &h, why, sizeof why), SOW_E_LIMIT);
+    copy_file(saved, p);
+    unlink(saved);
     sow_db_close(mem);
 }
 
@@ -760,6 +890,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_refusals),
+        cmocka_unit_test(test_versions),
         cmocka_unit_test(test_interrupted_resumes),
         cmocka_unit_test(test_bad_dir),
         cmocka_unit_test(test_lock),

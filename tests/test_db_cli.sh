@@ -143,6 +143,22 @@ grep -q "^kalah-m3: seed counts up to 12, missing: 11" "$T/out" || fail "--clean
 expect_status 0 "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet --threads 1
 expect_status 0 "$SOW" db verify "$T/db"
 
+# Format version 2: a level that packs smaller is saved packed, and info
+# says so with its real size. A file of a newer version is refused in one
+# line (status 2), loading or building, and left as it is.
+f="$T/db/kalah-m3-k12.sowdb"
+expect_status 0 "$SOW" db info "$f"
+grep -q "format      version 2" "$T/out" && grep -q "encoding    packed" "$T/out" &&
+  grep -q "bytes       $(stat -c %s "$f") " "$T/out" || fail "info of a packed file: $(cat "$T/out")"
+cp "$f" "$T/k12.saved"
+printf '\x03' | dd of="$f" bs=1 seek=8 conv=notrunc status=none
+expect_bad "format version 3 is newer than this sow reads" "$SOW" db info "$f"
+expect_bad "format version 3 is newer than this sow reads" "$SOW" db query kalah --pits 3 --seeds 2 --dir "$T/db"
+expect_bad "format version 3 is newer than this sow reads" "$SOW" db build kalah --pits 3 --max-seeds 12 --dir "$T/db" --quiet
+[ "$(od -An -tu1 -j8 -N1 "$f" | tr -d ' ')" = 3 ] || fail "a newer file was rebuilt over"
+cp "$T/k12.saved" "$f"
+expect_status 0 "$SOW" db verify "$T/db"
+
 # Each subcommand's --help, and its hints name the real command.
 for sub in build info verify query; do
   expect_status 0 "$SOW" db "$sub" --help

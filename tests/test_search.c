@@ -1176,7 +1176,7 @@ static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, 
     char why[200];
     if (K > 0)
         assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, why, sizeof why), SOW_OK);
-    sow_oracle oracle = {K, db_probe, db, db_prefetch, db_entry};
+    sow_oracle oracle = {K, db_probe, db, db_prefetch, db && !db->packed ? db_entry : NULL};
     sow_search_options opt = {.threads = threads, .tt_mb = 64, .oracle = db ? &oracle : NULL,
                               .value_only = true, .pv_max = 16};
     sow_search *s;
@@ -1202,13 +1202,17 @@ static void test_small_db(void **state)
     for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
         sow_game g;
         game_of(&g, boards[i].game, boards[i].m, boards[i].n, boards[i].variant);
-        sow_db *db;
+        sow_db *db, *bytes;
         char why[200];
+        sow_db_options unpacked = {.unpacked = true};
         assert_int_equal(sow_db_open(&g, 8, NULL, NULL, &db, why, sizeof why), SOW_OK);
-        /* t = 1: children probed through probe, one thread; t = 2, 3:
-         * through entry (read where the oracle says), 1 and 2 threads. */
-        sow_oracle oracle = {8, db_probe, db, NULL, NULL};
-        sow_oracle by_entry = {8, db_probe, db, NULL, db_entry};
+        assert_int_equal(sow_db_open(&g, 8, NULL, &unpacked, &bytes, why, sizeof why), SOW_OK);
+        /* t = 1: children probed through probe and prefetch (levels packed
+         * where they pack), one thread; t = 2, 3: through entry (read where
+         * the oracle says, every level a byte a position), 1 and 2
+         * threads. */
+        sow_oracle oracle = {8, db_probe, db, db_prefetch, NULL};
+        sow_oracle by_entry = {8, db_probe, bytes, NULL, db_entry};
         for (int t = 1; t <= 3; t++) {
             sow_search_options opt = {.threads = t == 3 ? 2 : t, .tt_mb = 4,
                                       .oracle = t == 1 ? &oracle : &by_entry, .pv_max = 8};
@@ -1228,6 +1232,7 @@ static void test_small_db(void **state)
             sow_search_free(s);
         }
         sow_db_close(db);
+        sow_db_close(bytes);
     }
 }
 
@@ -1246,15 +1251,22 @@ static void test_db_loaded_copies(void **state)
     char why[256];
     sow_db *built, *copied, *mapped;
     assert_int_equal(sow_db_open(&g, K, dir, NULL, &built, why, sizeof why), SOW_OK);
-    sow_db_options o = {.no_build = true};
+    sow_db_options o = {.no_build = true, .unpacked = true};
     assert_int_equal(sow_db_open(&g, K, dir, &o, &copied, why, sizeof why), SOW_OK);
     o.in_place = true;
+    o.unpacked = false;
     assert_int_equal(sow_db_open(&g, K, dir, &o, &mapped, why, sizeof why), SOW_OK);
+    /* The files of the larger seed counts are saved packed. */
+    assert_true(mapped->packed && built->packed && !copied->packed);
     for (int k = 0; k <= K; k++) {
         /* The copy is a table of its own, 2 MB aligned for huge pages; the
          * mapped file's payload starts after the 64-byte header. */
         assert_int_equal((uintptr_t)copied->table[k] & (((uintptr_t)2 << 20) - 1), 0);
-        assert_int_equal((uintptr_t)mapped->table[k] & 4095, SOW_DB_HEADER_SIZE);
+        /* (A packed level's dict lies 64 bytes into its payload.) */
+        if (mapped->table[k])
+            assert_int_equal((uintptr_t)mapped->table[k] & 4095, SOW_DB_HEADER_SIZE);
+        else
+            assert_int_equal((uintptr_t)mapped->pack[k]->dict & 4095, SOW_DB_HEADER_SIZE + 64);
         uint64_t n = sow_index_count(2 * g.m, k);
         uint8_t c[SOW_IDX_MAX_PARTS];
         sow_index_unrank(&built->ix, k, 0, c);

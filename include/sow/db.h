@@ -93,6 +93,10 @@ typedef struct sow_db_options {
                                   least SOW_DB_RATE_MIN positions, else
                                   SOW_DB_START_RATE) says cannot end by then.
                                   0: none. Loading files is not cut. */
+    bool unpacked;             /* keep every level at one byte a position
+                                  (sow_db_entry usable; twice the memory)
+                                  instead of packing those that pack
+                                  smaller */
     bool keep_partial;         /* a build cut by the deadline or *stop
                                   returns SOW_OK with the database up to the
                                   last seed count it holds complete
@@ -111,12 +115,43 @@ typedef struct sow_db_options {
  * smaller one's time is mostly fixed costs (threads, tables). */
 #define SOW_DB_RATE_MIN 65536
 
+/* A level packed in about 4 bits a position (src/db/pack.c draws the
+ * layout; doc/db-format.md, "Packed levels"): the entry of board (A, B),
+ * A the mover's row and B the other's, of rank r is
+ *
+ *     dict[g[code(B)] + f[code(A)] + c],   c = nibble r (0..14)
+ *
+ * code(row) being the row's rank among the rows of m pits with at most k
+ * seeds; c = 15 is an escape: the value is in esc[], found by rank. */
+typedef struct sow_db_pack {
+    const uint8_t *nib;  /* rank r: bits 4*(r%2) .. +3 of nib[r/2] */
+    const int8_t *g;     /* by code(B) */
+    const int8_t *f;     /* by code(A) */
+    const int8_t *dict;  /* the level's values, increasing (256 slots) */
+    const uint64_t *esc; /* rank << 8 | (uint8_t)value, increasing */
+    uint64_t nesc;
+} sow_db_pack;
+
+/* The value of escaped rank r (not inline: rare, a binary search). */
+int sow_db_pack_escape_(const sow_db_pack *pk, uint64_t r);
+
+/* Entry of rank r, whose rows have codes a (own) and b (other). */
+static inline int sow_db_pack_get(const sow_db_pack *pk, uint64_t r, uint64_t a, uint64_t b)
+{
+    unsigned c = (pk->nib[r >> 1] >> (4 * (r & 1))) & 15u;
+    if (__builtin_expect(c == 15, 0))
+        return sow_db_pack_escape_(pk, r);
+    return pk->dict[pk->g[b] + pk->f[a] + (int)c];
+}
+
 /* The layout is public so that sow_db_probe can be inline; treat it as
  * read-only. A caller may read m, max_seeds (the largest seed count held)
  * and score_scale; the rest is the probe's:
  *
  *   table[k]  the entries of the boards with exactly k seeds, indexed by
- *             sow_index_rank (retro.h); one int8 future score each
+ *             sow_index_rank (retro.h); one int8 future score each; NULL
+ *             if level k is packed
+ *   pack[k]   level k packed (sow_db_pack), or NULL if table[k] holds it
  *   ix        the ranking tables for 2m parts
  */
 typedef struct sow_db {
@@ -124,20 +159,51 @@ typedef struct sow_db {
     int max_seeds;
     int score_scale;
     bool toguz;      /* Toguz: entries indexed by sow_toguz_rank_pos */
+    bool packed;     /* some level is packed: sow_db_entry is not usable */
     const int8_t *table[SOW_DB_MAX_SEEDS + 1];
+    const sow_db_pack *pack[SOW_DB_MAX_SEEDS + 1];
     sow_index ix;
     struct sow_db_priv *priv;
 } sow_db;
 
 /* Where the entry of p lies, p's pits holding at most db->max_seeds seeds
- * in total (precondition checked by assert only): lets a caller prefetch it
- * and read it later without ranking p twice. */
+ * in total (precondition checked by assert only), for a database without
+ * packed levels (!db->packed): lets a caller prefetch it and read it later
+ * without ranking p twice. */
 static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 {
     unsigned k;
     uint64_t r = db->toguz ? sow_toguz_rank_pos(&db->ix, p, &k) : sow_index_rank_pos(&db->ix, p, &k);
-    assert((int)k <= db->max_seeds);
+    assert((int)k <= db->max_seeds && db->table[k]);
     return &db->table[k][r];
+}
+
+/* The probe of a combinadic level for m <= 8 pits a side (m constant once
+ * inlined): the rank as sow_index_rank_pos_m_, its first m lookups being
+ * code(A), and code(B), m more lookups in the same cached table, taken
+ * before the level is known so that they overlap the entry's miss. */
+static inline __attribute__((always_inline)) int sow_db_probe_m_(const sow_db *db,
+                                                                 const sow_pos *p, int m)
+{
+    const sow_index *ix = &db->ix;
+    uint64_t own = sow_index_prefix_(p->w[0]);
+    uint64_t s_own = (own >> (8 * (m - 1))) & 0xff;
+    uint64_t bt = sow_index_prefix_(p->w[2]);
+    uint64_t opp = bt + s_own * 0x0101010101010101ull;
+    uint64_t a = 0, r = 0, b = 0;
+    for (int j = 0; j < m; j++) {
+        a += ix->cell[(own >> (8 * j)) & 0xff][j];
+        b += ix->cell[(bt >> (8 * j)) & 0xff][j];
+    }
+    for (int j = 0; j < m - 1; j++)
+        r += ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
+    unsigned k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
+    assert((int)k <= db->max_seeds);
+    r += a;
+    const int8_t *t = db->table[k];
+    if (t)
+        return t[r];
+    return sow_db_pack_get(db->pack[k], r, a, b);
 }
 
 /* Future score (score units) for the player to move of p (same
@@ -145,20 +211,40 @@ static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
  * mover-relative). Thread-safe, non-allocating. */
 static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
 {
-    return *sow_db_entry(db, p);
+    if (!db->packed)
+        return *sow_db_entry(db, p);
+    switch (db->m) {
+    case 2: return sow_db_probe_m_(db, p, 2);
+    case 3: return sow_db_probe_m_(db, p, 3);
+    case 4: return sow_db_probe_m_(db, p, 4);
+    case 5: return sow_db_probe_m_(db, p, 5);
+    case 6: return sow_db_probe_m_(db, p, 6);
+    case 7: return sow_db_probe_m_(db, p, 7);
+    case 8: return sow_db_probe_m_(db, p, 8);
+    default: return sow_db_probe_m_(db, p, 1);
+    }
 }
 
 /* Starts loading the entry sow_db_probe(db, p) will read (same
  * precondition); lets a caller overlap the memory latency of several
- * probes. */
+ * probes. For a packed level: its nibble (g and f are small). */
+void sow_db_prefetch_packed_(const sow_db *db, const sow_pos *p);
 static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
 {
-    __builtin_prefetch(sow_db_entry(db, p));
+    if (db->packed)
+        sow_db_prefetch_packed_(db, p);
+    else
+        __builtin_prefetch(sow_db_entry(db, p));
 }
 
-/* Bytes the tables of a database up to max_seeds take (in memory, and the
- * payload of its files); SIZE_MAX if that does not fit. */
+/* Bytes the tables of a database up to max_seeds take at one byte a
+ * position, SIZE_MAX if that does not fit: an upper bound of its memory at
+ * any time, building included (a level is packed only where that is
+ * smaller; sow_db_size tells what an open database takes). */
 size_t sow_db_bytes(const sow_game *g, int max_seeds);
+
+/* Bytes the tables of db take now: its int8 levels and packed ones. */
+size_t sow_db_size(const sow_db *db);
 
 /* Opens the database of g up to max_seeds seeds.
  * dir == NULL: builds it in memory.
@@ -228,13 +314,18 @@ typedef struct sow_db_header {
     int score_scale;
     uint64_t entries;     /* sow_retro_level_size */
     uint64_t checksum;    /* XXH64 of the payload, seed 0 */
+    uint64_t payload;     /* bytes after the header */
 } sow_db_header;
 
-enum { SOW_DB_ENC_INT8_FUTURE = 1 };
+/* 1: one int8 future score a position; 2 (version 2 on): the level packed
+ * (sow_db_pack; doc/db-format.md, "Packed levels"). */
+enum { SOW_DB_ENC_INT8_FUTURE = 1, SOW_DB_ENC_PACKED = 2 };
 /* 1: sow_index_rank of the 2m pits; 2 (Toguz): the tuzdik states' blocks,
  * each ranked without its tuzdik pits (sow_toguz_rank_pos). */
 enum { SOW_DB_IDX_COMBINADIC = 1, SOW_DB_IDX_TOGUZ = 2 };
-#define SOW_DB_VERSION 1
+/* Files of version 1 (int8 levels only) are read too; a newer version is
+ * refused (SOW_E_LIMIT), never rebuilt over. */
+#define SOW_DB_VERSION 2
 #define SOW_DB_HEADER_SIZE 64
 
 /* The variant flags that change values (all of g's but pie). */
@@ -250,8 +341,22 @@ void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size);
 int sow_db_dir_levels(const sow_game *g, const char *dir);
 
 /* Reads and checks a file: header (magic, version, sizes, header checksum)
- * and, unless skip_payload, the payload checksum. Fills *h. */
+ * and, unless skip_payload, the payload checksum. Fills *h. SOW_E_LIMIT
+ * for a file of a newer format version than SOW_DB_VERSION. */
 sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,
                           char *why, size_t why_size);
+
+/* ---- Experimental: for tests and tools; may change without notice -----
+ * (seen with SOW_EXPERIMENTAL defined: sow/version.h, "API tiers") */
+#ifdef SOW_EXPERIMENTAL
+
+/* The entry of rank r of level k (k <= db->max_seeds, r below its size),
+ * packed or not. */
+int sow_db_at(const sow_db *db, int k, uint64_t r);
+
+/* Level k's entries (sow_retro_level_size of them) into out, as int8. */
+void sow_db_level_copy(const sow_db *db, int k, int8_t *out);
+
+#endif /* SOW_EXPERIMENTAL */
 
 #endif

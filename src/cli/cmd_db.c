@@ -347,7 +347,14 @@ static void print_header(const char *path, const sow_db_header *h)
     printf("%s\n", first ? "none" : "");
     printf("seeds       %d on the board\n", h->seeds);
     printf("entries     %llu\n", (unsigned long long)h->entries);
-    printf("encoding    int8 future score (score scale %d)\n", h->score_scale);
+    if (h->encoding == SOW_DB_ENC_PACKED)
+        printf("encoding    packed future score, %.2f bits a position (score scale %d)\n",
+               h->entries ? 8.0 * (double)h->payload / (double)h->entries : 0.0, h->score_scale);
+    else
+        printf("encoding    int8 future score (score scale %d)\n", h->score_scale);
+    printf("bytes       %llu (header %d, payload %llu)\n",
+           (unsigned long long)(SOW_DB_HEADER_SIZE + h->payload), SOW_DB_HEADER_SIZE,
+           (unsigned long long)h->payload);
     printf("index       combinadic rank, own pits 1..m then opponent's pits 1..m\n");
     printf("checksum    %016llx (XXH64 of the payload): ok\n",
            (unsigned long long)h->checksum);
@@ -564,8 +571,10 @@ static int check_files(const char *dir, const folder *f, bool payload, bool each
             continue;
         }
         if (each_ok)
-            printf("ok   %s  (%llu entries, checksum %016llx)\n", f->files[i],
-                   (unsigned long long)h.entries, (unsigned long long)h.checksum);
+            printf("ok   %s  (%llu entries, %llu bytes, checksum %016llx)\n", f->files[i],
+                   (unsigned long long)h.entries,
+                   (unsigned long long)(SOW_DB_HEADER_SIZE + h.payload),
+                   (unsigned long long)h.checksum);
         size_t j = 0;
         while (j < ng && !(gs[j].game == h.game && gs[j].m == h.m && gs[j].variant == h.variant))
             j++;
@@ -577,7 +586,7 @@ static int check_files(const char *dir, const folder *f, bool payload, bool each
         }
         gs[j].have[h.seeds] = 1;
         gs[j].files++;
-        gs[j].mb += (double)(SOW_DB_HEADER_SIZE + h.entries) / 1048576.0;
+        gs[j].mb += (double)(SOW_DB_HEADER_SIZE + h.payload) / 1048576.0;
     }
     for (size_t j = 0; j < ng; j++) {
         sow_game g;

@@ -1,4 +1,5 @@
 /* db.c - the sow_db handle: build in memory, load and save files. */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,15 +16,21 @@
 #include "file.h"
 #include "msg.h"
 #include "mem.h"
+#include "pack.h"
 #include "sow/db.h"
 #include "sow/store.h"
 
 typedef struct sow_db_priv {
     sow_db_map map[SOW_DB_MAX_SEEDS + 1];  /* loaded files */
     sow_huge own[SOW_DB_MAX_SEEDS + 1];    /* built or copied tables (huge pages) */
+    sow_huge packed[SOW_DB_MAX_SEEDS + 1]; /* packed levels (pack.c's blob) */
+    size_t packed_size[SOW_DB_MAX_SEEDS + 1];
+    sow_db_pack view[SOW_DB_MAX_SEEDS + 1]; /* db->pack[k] */
+    bool saved_packed[SOW_DB_MAX_SEEDS + 1]; /* built and saved packed */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
     bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
     bool cut;                              /* keep_partial: cut short */
+    uint64_t entries[SOW_DB_MAX_SEEDS + 1]; /* each level's (sow_retro_level_size) */
 } sow_db_priv;
 
 bool sow_db_built(const sow_db *db, int k)
@@ -58,7 +65,9 @@ static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *
     for (int j = k; j <= db->max_seeds; j++) {
         sow_db_file_unmap(&db->priv->map[j]);
         sow_huge_free(&db->priv->own[j]);
+        sow_huge_free(&db->priv->packed[j]);
         db->table[j] = NULL;
+        db->pack[j] = NULL;
         db->priv->built[j] = false;
     }
     db->max_seeds = k - 1;
@@ -78,6 +87,9 @@ void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size)
     snprintf(buf, size, "%s-k%d.sowdb", fam, k);
 }
 
+/* Every level at one byte a position: what a build holds before it packs
+ * the levels (a level is kept packed only where that is smaller), so an
+ * upper bound of the tables at any time. */
 size_t sow_db_bytes(const sow_game *g, int max_seeds)
 {
     /* sum_{k<=K} C(k+P-1, P-1) = C(K+P, P) (hockey stick). */
@@ -99,6 +111,7 @@ void sow_db_close(sow_db *db)
         for (int k = 0; k <= SOW_DB_MAX_SEEDS; k++) {
             sow_db_file_unmap(&db->priv->map[k]);
             sow_huge_free(&db->priv->own[k]);
+            sow_huge_free(&db->priv->packed[k]);
         }
         free(db->priv);
     }
@@ -196,14 +209,114 @@ int sow_db_dir_levels(const sow_game *g, const char *dir)
     return k;
 }
 
+/* Does db hold level k (as int8 or packed)? */
+static bool held(const sow_db *db, int k)
+{
+    return db->table[k] || db->pack[k];
+}
+
+/* Can level k be packed? The combinadic index with m <= 8 pits a side
+ * (sow_db_probe's fast path), and a level large enough that a packed form
+ * without escapes is smaller than its bytes. */
+static bool packable(const sow_db *db, int k)
+{
+    uint64_t n = db->priv->entries[k];
+    return !db->toguz && db->m <= 8 && sow_pack_bytes(n, sow_pack_rows(db->m, k), 0) < n;
+}
+
+/* Packs int8 level k into *blob (*size bytes) if it is packable and packs
+ * into at most max_size bytes; else leaves *blob empty. */
+static sow_err encode_level(int k, const sow_db *db, int threads, size_t max_size,
+                            sow_huge *blob, uint64_t *size, char *why, size_t why_size)
+{
+    *blob = (sow_huge){0};
+    if (!packable(db, k))
+        return SOW_OK;
+    size_t bytes;
+    char w[256];
+    sow_err e = sow_pack_encode(&db->ix, db->m, k, db->table[k], db->priv->entries[k],
+                                SOW_PACK_WINDOW, threads, max_size, blob, &bytes, w, sizeof w);
+    if (e == SOW_E_LIMIT) {
+        *blob = (sow_huge){0};
+        return SOW_OK;
+    }
+    if (e)
+        return sow_fail(why, why_size, e, "%s", w);
+    *size = bytes;
+    return SOW_OK;
+}
+
+/* Bytes the levels take now. */
+static size_t held_bytes(const sow_db *db)
+{
+    size_t total = 0;
+    for (int k = 0; k <= db->max_seeds; k++)
+        total += db->pack[k] ? db->priv->packed_size[k]
+                 : db->table[k] ? (size_t)db->priv->entries[k] : 0;
+    return total;
+}
+
+/* Level k's int8 file, mapped: probed there (in_place) or from a copy. */
+static void hold_int8(int k, const sow_db_options *opt, sow_db *db)
+{
+    sow_db_priv *pv = db->priv;
+    size_t n = (size_t)pv->entries[k];
+    db->table[k] = pv->map[k].data;
+    if (opt->in_place)
+        return;
+    /* Probes are random: in the file's 4 KB pages nearly each one also
+     * misses the TLB. A copy in huge pages spares most of those misses. */
+    int8_t *t = (int8_t *)sow_huge_alloc(n, &pv->own[k]);
+    if (t) {
+        memcpy(t, pv->map[k].data, n);
+        mprotect(t, n, PROT_READ);
+        sow_db_file_unmap(&pv->map[k]);
+        db->table[k] = t;
+    }
+}
+
+/* Level k packed in data[0..size) (a mapped file's payload): probed there
+ * (in_place), from a copy, or decoded to int8 (unpacked). SOW_E_FORMAT if
+ * its sizes disagree, SOW_E_NOMEM. */
+static sow_err hold_packed(int k, const void *data, size_t size, const sow_db_options *opt,
+                           sow_db *db, char *why, size_t why_size)
+{
+    sow_db_priv *pv = db->priv;
+    sow_err e = sow_pack_view(data, size, db->m, k, pv->entries[k], &pv->view[k], why, why_size);
+    if (e)
+        return e;
+    if (opt->unpacked) {
+        int8_t *t = (int8_t *)sow_huge_alloc((size_t)pv->entries[k], &pv->own[k]);
+        if (!t)
+            return sow_fail(why, why_size, SOW_E_NOMEM, "out of memory for seed count %d", k);
+        sow_pack_decode(&pv->view[k], &db->ix, db->m, k, t);
+        mprotect(t, (size_t)pv->entries[k], PROT_READ);
+        sow_db_file_unmap(&pv->map[k]);
+        db->table[k] = t;
+        return SOW_OK;
+    }
+    void *copy = opt->in_place ? NULL : sow_huge_alloc(size, &pv->packed[k]);
+    if (copy) {
+        memcpy(copy, data, size);
+        mprotect(copy, size, PROT_READ);
+        sow_db_file_unmap(&pv->map[k]);
+        e = sow_pack_view(copy, size, db->m, k, pv->entries[k], &pv->view[k], why, why_size);
+        assert(e == SOW_OK);
+    }
+    pv->packed_size[k] = size;
+    db->pack[k] = &pv->view[k];
+    db->table[k] = NULL;
+    db->packed = true;
+    return SOW_OK;
+}
+
 /* Loads seed count k from dir if its file is there: SOW_OK with
- * db->table[k] set, SOW_E_MISSING (why untouched) if there is no file, any
+ * db->table[k] or db->pack[k] set, SOW_E_MISSING (why untouched) if there is no file, any
  * other error with a reason. */
 static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_db_options *opt,
                           sow_db *db, char *why, size_t why_size)
 {
     sow_db_priv *pv = db->priv;
-    uint64_t n = sow_retro_level_size(g, k);
     char name[128], path[4096], w[512];
     sow_db_file_name(g, k, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -221,17 +334,13 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
     /* The store's last use of the file (sow_store_prune): set even where
      * the filesystem keeps no access times; a read-only file stays as is. */
     utimensat(AT_FDCWD, path, (const struct timespec[2]){{0, UTIME_NOW}, {0, UTIME_OMIT}}, 0);
-    db->table[k] = pv->map[k].data;
-    if (!opt->in_place) {
-        /* Probes are random: in the file's 4 KB pages nearly each one also
-         * misses the TLB. A copy in huge pages spares most of those misses. */
-        int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
-        if (t) {
-            memcpy(t, pv->map[k].data, (size_t)n);
-            mprotect(t, (size_t)n, PROT_READ);
-            sow_db_file_unmap(&pv->map[k]);
-            db->table[k] = t;
-        }
+    if (h.encoding == SOW_DB_ENC_PACKED)
+        e = hold_packed(k, pv->map[k].data, (size_t)h.payload, opt, db, w, sizeof w);
+    else
+        hold_int8(k, opt, db);
+    if (e) {
+        sow_db_file_unmap(&pv->map[k]);
+        return sow_fail(why, why_size, e, "%s: %s", path, w);
     }
     return SOW_OK;
 }
@@ -284,7 +393,7 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
 {
     *missing = 0;
     for (int k = 0; k <= db->max_seeds; k++) {
-        if (db->table[k])
+        if (held(db, k))
             continue;
         sow_err e = try_level(g, k, dir, opt, db, why, why_size);
         if (e == SOW_E_MISSING && opt->no_build) {
@@ -357,11 +466,20 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
             .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
             .encoding = SOW_DB_ENC_INT8_FUTURE,
             .index = db->toguz ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC,
-            .score_scale = g->score_scale, .entries = n,
+            .score_scale = g->score_scale, .entries = n, .payload = n,
         };
-        e = sow_db_file_write(dir, name, &h, t, why, why_size);
+        sow_huge blob = {0};
+        if ((e = encode_level(k, db, job.threads, (size_t)n - 1, &blob, &h.payload, why,
+                              why_size)) != SOW_OK)
+            return e;
+        if (blob.map)
+            h.encoding = SOW_DB_ENC_PACKED;
+        e = sow_db_file_write(dir, name, &h, blob.map ? blob.map : (void *)t, why, why_size);
+        sow_huge_free(&blob);
         if (e)
             return e;
+        /* Its packed form is read back from the file once the build ends. */
+        pv->saved_packed[k] = h.encoding == SOW_DB_ENC_PACKED;
         b->saved++;
     }
     mprotect(t, (size_t)n, PROT_READ);
@@ -384,7 +502,7 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
     }
     sow_err e = SOW_OK;
     for (int k = 0; k <= db->max_seeds && !e; k++) {
-        if (db->table[k])
+        if (held(db, k))
             continue;
         if (!dir) {
             e = build_one(g, k, dir, opt, db, &b, why, why_size);
@@ -407,6 +525,104 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
     *saved = b.saved;
     /* A cut ends the loop with SOW_OK and max_seeds lowered below k. */
     return e;
+}
+
+size_t sow_db_size(const sow_db *db)
+{
+    size_t total = sizeof(sow_db) + sizeof(sow_db_priv);
+    for (int k = 0; k <= db->max_seeds; k++)
+        total += db->pack[k] ? db->priv->packed_size[k]
+                             : (size_t)db->priv->entries[k];
+    return total;
+}
+
+void sow_db_level_copy(const sow_db *db, int k, int8_t *out)
+{
+    assert(k >= 0 && k <= db->max_seeds);
+    if (db->table[k])
+        memcpy(out, db->table[k], (size_t)db->priv->entries[k]);
+    else
+        sow_pack_decode(db->pack[k], &db->ix, db->m, k, out);
+}
+
+/* Level k, held as int8, held packed instead if that is smaller (and,
+ * with a budget, fits it while both forms are held): read back from its
+ * file if this open saved it packed, else encoded. */
+static sow_err pack_level(const sow_game *g, int k, const char *dir, const sow_db_options *opt,
+                          sow_db *db, char *why, size_t why_size)
+{
+    sow_db_priv *pv = db->priv;
+    if (pv->saved_packed[k]) {
+        /* Its bytes go first: the file holds the level. */
+        sow_huge_free(&pv->own[k]);
+        db->table[k] = NULL;
+        return load_level(g, k, dir, opt, db, why, why_size);
+    }
+    size_t used = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv);
+    size_t max = (size_t)pv->entries[k] - 1;
+    if (opt->memory)
+        max = opt->memory <= used ? 0 : opt->memory - used < max ? opt->memory - used : max;
+    uint64_t size;
+    sow_huge blob;
+    sow_err e = encode_level(k, db, opt->threads, max, &blob, &size, why, why_size);
+    if (e || !blob.map)
+        return e;
+    e = sow_pack_view(blob.map, (size_t)size, g->m, k, pv->entries[k], &pv->view[k], why,
+                      why_size);
+    assert(e == SOW_OK);
+    mprotect(blob.map, (size_t)size, PROT_READ);
+    pv->packed[k] = blob;
+    pv->packed_size[k] = (size_t)size;
+    db->pack[k] = &pv->view[k];
+    db->table[k] = NULL;
+    db->packed = true;
+    sow_db_file_unmap(&pv->map[k]);
+    sow_huge_free(&pv->own[k]);
+    return SOW_OK;
+}
+
+/* Holds packed the int8 levels that pack smaller, the smallest first, each
+ * level's bytes let go once it is packed: the tables then stay within
+ * sow_db_bytes as long as the top level is at most about 45% of all the
+ * entries (the lower ones give back about 47% of theirs; Kalah(6) from 14
+ * seeds on, m pits a side from about 2.3m), and always within
+ * opt->memory. Not with opt->unpacked, nor for the files mapped in place
+ * (a few probes do not pay for an encoding). */
+static sow_err pack_levels(const sow_game *g, const char *dir, const sow_db_options *opt,
+                           sow_db *db, char *why, size_t why_size)
+{
+    if (opt->unpacked)
+        return SOW_OK;
+    sow_err e = SOW_OK;
+    for (int k = 0; k <= db->max_seeds && !e; k++)
+        if (db->table[k] && packable(db, k) && !(opt->in_place && db->priv->map[k].base))
+            e = pack_level(g, k, dir, opt, db, why, why_size);
+    return e;
+}
+
+/* Before a build: the levels held packed as int8 again (the build reads
+ * bytes), each one's packed form let go (its file holds it: read back
+ * when the build ends), so the build holds what it held before packing. */
+static sow_err unpack_all(sow_db *db, char *why, size_t why_size)
+{
+    sow_db_priv *pv = db->priv;
+    for (int k = 0; k <= db->max_seeds; k++) {
+        if (!db->pack[k])
+            continue;
+        size_t n = (size_t)pv->entries[k];
+        int8_t *t = (int8_t *)sow_huge_alloc(n, &pv->own[k]);
+        if (!t)
+            return sow_fail(why, why_size, SOW_E_NOMEM, "out of memory for seed count %d", k);
+        sow_pack_decode(db->pack[k], &db->ix, db->m, k, t);
+        mprotect(t, n, PROT_READ);
+        sow_huge_free(&pv->packed[k]);
+        sow_db_file_unmap(&pv->map[k]);
+        db->pack[k] = NULL;
+        db->table[k] = t;
+        pv->saved_packed[k] = true;
+    }
+    db->packed = false;
+    return SOW_OK;
 }
 
 static size_t with_scratch(const sow_game *g, int max_seeds, size_t need)
@@ -498,6 +714,8 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         return SOW_E_NOMEM;
     }
     db->priv = pv;
+    for (int k = 0; k <= max_seeds; k++)
+        pv->entries[k] = sow_retro_level_size(g, k);
     db->m = g->m;
     db->max_seeds = max_seeds;
     db->score_scale = g->score_scale;
@@ -512,11 +730,15 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     } else {
         e = load_all(g, dir, opt, db, &missing, why, why_size);
         /* The top seed count's file is there but damaged: it is built. */
-        if (!e && !db->table[max_seeds] && !scratch)
+        if (!e && !held(db, max_seeds) && !scratch)
             e = over_budget(g, max_seeds, with_scratch(g, max_seeds, need), opt, why, why_size);
     }
     if (!e && missing)
+        e = unpack_all(db, why, why_size);
+    if (!e && missing)
         e = build_missing(g, dir, opt, db, missing, &saved, why, why_size);
+    if (!e)
+        e = pack_levels(g, dir, opt, db, why, why_size);
     if (e) {
         sow_db_close(db);
         /* A folder this call made and left without a file goes again; the

@@ -17,25 +17,27 @@
 
 #include "file.h"
 #include "msg.h"
+#include "pack.h"
 
 /* Header, 64 bytes, every field little-endian:
  *
  *   off size  field
  *     0   8   magic "SOWDB\r\n\x1a"
- *     8   4   format version (1)
+ *     8   4   format version (2; 1 is read: int8 levels only)
  *    12   4   header size (64)
  *    16   4   game (0 kalah, 1 chungkala, 2 congkak)
  *    20   4   m, pits per side
  *    24   4   value-changing variant flags (SOW_VAR_*)
  *    28   4   k, seeds on the board of every entry
- *    32   4   entry encoding (1: int8 future score)
+ *    32   4   entry encoding (1: int8 future score; 2: packed, pack.c)
  *    36   4   index scheme (1: combinadic rank, own pits then opp pits)
  *    40   4   score scale
  *    44   4   header check: low 32 bits of XXH64 (seed 0) of these 64
  *             bytes with bytes 44..47 zero
  *    48   8   entries, C(k+2m-1, 2m-1)
  *    56   8   XXH64 (seed 0) of the payload
- *    64   .   payload: `entries` bytes
+ *    64   .   payload: `entries` bytes (encoding 1), or the packed
+ *             level (encoding 2), its size given by its own counts
  */
 static const uint8_t magic[8] = {'S', 'O', 'W', 'D', 'B', '\r', '\n', 0x1a};
 
@@ -99,14 +101,20 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
     if (memcmp(b, magic, 8) != 0) {
         return sow_fail(why, n, SOW_E_FORMAT, "%s: not a sow database file (bad magic)", path);
     }
+    /* The version first: a newer one may check its header otherwise. */
+    h->version = get32(b + 8);
+    if (h->version > SOW_DB_VERSION) {
+        return sow_fail(why, n, SOW_E_LIMIT,
+            "%s: format version %u is newer than this sow reads (1 to %d): a newer sow wrote it",
+            path, h->version, SOW_DB_VERSION);
+    }
     if (header_check(b) != get32(b + 44)) {
         return sow_fail(why, n, SOW_E_CHECKSUM,
             "%s: the header is corrupt (header check mismatch)", path);
     }
-    h->version = get32(b + 8);
-    if (h->version != SOW_DB_VERSION || get32(b + 12) != SOW_DB_HEADER_SIZE) {
+    if (h->version < 1 || get32(b + 12) != SOW_DB_HEADER_SIZE) {
         return sow_fail(why, n, SOW_E_FORMAT,
-            "%s: format version %u is not supported (this sow reads version %d)",
+            "%s: format version %u is not supported (this sow reads 1 to %d)",
             path, h->version, SOW_DB_VERSION);
     }
     h->game = (sow_game_id)get32(b + 16);
@@ -120,7 +128,9 @@ static sow_err decode(const uint8_t *b, const char *path, sow_db_header *h, char
     h->checksum = get64(b + 56);
     if ((unsigned)h->game >= SOW_GAME_COUNT || h->m < 1 || h->m > SOW_MAX_PITS ||
         h->seeds < 0 || h->seeds > SOW_DB_MAX_SEEDS ||
-        h->encoding != SOW_DB_ENC_INT8_FUTURE ||
+        !(h->encoding == SOW_DB_ENC_INT8_FUTURE ||
+          (h->encoding == SOW_DB_ENC_PACKED && h->version >= 2 &&
+           h->index == SOW_DB_IDX_COMBINADIC && h->m <= 8)) ||
         h->index != (h->game == SOW_TOGUZ ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC) ||
         (h->game == SOW_TOGUZ && h->m < 2) ||
         h->entries != (h->game == SOW_TOGUZ
@@ -178,13 +188,13 @@ static sow_err write_all(int fd, const void *buf, size_t len)
 }
 
 sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
-                          const int8_t *data, char *why, size_t n)
+                          const void *data, char *why, size_t n)
 {
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     h->version = SOW_DB_VERSION;
-    h->checksum = XXH64(data, h->entries, 0);
+    h->checksum = XXH64(data, h->payload, 0);
     uint8_t hb[SOW_DB_HEADER_SIZE];
     encode(h, hb);
 
@@ -194,7 +204,7 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
     }
     sow_err e = write_all(fd, hb, sizeof hb);
     if (!e)
-        e = write_all(fd, data, h->entries);
+        e = write_all(fd, data, h->payload);
     if (!e && fsync(fd) != 0)
         e = SOW_E_IO;
     int saved = errno;
@@ -254,7 +264,20 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
         close(fd);
         return e;
     }
-    uint64_t want = SOW_DB_HEADER_SIZE + h->entries;
+    h->payload = h->entries;
+    if (h->encoding == SOW_DB_ENC_PACKED) {
+        /* The packed level's size follows from its escape count (pack.c's
+         * layout, offset 16); nesc is bounded so that it cannot wrap. */
+        uint8_t nb[8];
+        uint64_t nesc = UINT64_MAX;
+        if (st.st_size >= SOW_DB_HEADER_SIZE + SOW_PACK_HEAD &&
+            pread(fd, nb, sizeof nb, SOW_DB_HEADER_SIZE + 16) == (ssize_t)sizeof nb)
+            nesc = get64(nb);
+        h->payload = nesc <= h->entries
+                         ? sow_pack_bytes(h->entries, sow_pack_rows(h->m, h->seeds), nesc)
+                         : SOW_PACK_HEAD;
+    }
+    uint64_t want = SOW_DB_HEADER_SIZE + h->payload;
     if ((uint64_t)st.st_size != want) {
         sow_fail(why, n, SOW_E_FORMAT, "%s: %s (%lld bytes, the header says %llu)", path,
             (uint64_t)st.st_size < want ? "truncated" : "has trailing bytes",
@@ -272,7 +295,7 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
     map->data = (const int8_t *)base + SOW_DB_HEADER_SIZE;
     if (!skip_payload) {
         madvise(base, map->len, MADV_SEQUENTIAL);
-        if (XXH64(map->data, h->entries, 0) != h->checksum) {
+        if (XXH64(map->data, h->payload, 0) != h->checksum) {
             sow_fail(why, n, SOW_E_CHECKSUM, "%s: checksum mismatch (the file is corrupt)", path);
             sow_db_file_unmap(map);
             return SOW_E_CHECKSUM;

@@ -6,11 +6,11 @@
 
 #include "sow/db.h"
 
-/* Writes header + payload to dir/name through a temporary name in dir
- * (name.tmp.PID), fsyncs the file, renames it into place and fsyncs dir.
- * h->checksum is computed here. */
+/* Writes header + payload (h->payload bytes of data) to dir/name through a
+ * temporary name in dir (name.tmp.PID), fsyncs the file, renames it into
+ * place and fsyncs dir. h->version and h->checksum are set here. */
 sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
-                          const int8_t *data, char *why, size_t why_size);
+                          const void *data, char *why, size_t why_size);
 
 /* Removes the temporaries (NAME.tmp.PID) in dir of builds whose process
  * is gone: of the file name, or of every file if name is "". */

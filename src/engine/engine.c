@@ -52,7 +52,7 @@ const sow_game *sow_engine_game(const sow_engine *e)
 
 uint64_t engine_db_bytes(const sow_engine *e)
 {
-    return e->db ? sow_db_bytes(&e->g, e->db->max_seeds) : 0;
+    return e->db ? sow_db_size(e->db) : 0;
 }
 
 uint64_t engine_search_bytes(const sow_engine *e, size_t tt_mb)

@@ -564,7 +564,8 @@ sow_err sow_plan_solve_held(const sow_game *g, const sow_pos *pos, const sow_pla
 
 void sow_plan_oracle(const sow_db *db, int max_seeds, sow_oracle *out)
 {
-    *out = (sow_oracle){max_seeds, db_probe, db, db_prefetch, db_entry};
+    /* A packed level has no byte to point at: probe and prefetch then. */
+    *out = (sow_oracle){max_seeds, db_probe, db, db_prefetch, db->packed ? NULL : db_entry};
 }
 
 sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,

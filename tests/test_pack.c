@@ -1,0 +1,163 @@
+/* test_pack.c - packed database levels (src/db/pack.c): every entry of
+ * small databases of Kalah(4..6), Chungkala and Congkak decodes to its
+ * int8 value, with the full window and with a narrow one that forces
+ * escapes; a packed level stays under its stated bound; a blob whose sizes
+ * disagree is refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pack.h"
+#include "sow/db.h"
+
+static sow_db *open_db(sow_game *g, sow_game_id id, int m, int K, bool unpacked)
+{
+    sow_config c = {id, m, 1, 0};
+    assert_int_equal(sow_game_init(g, &c), SOW_OK);
+    sow_db_options o = {.threads = 2, .unpacked = unpacked};
+    sow_db *db;
+    char why[256];
+    assert_int_equal(sow_db_open(g, K, NULL, &o, &db, why, sizeof why), SOW_OK);
+    return db;
+}
+
+/* Packs level k with the window, checks every entry; returns its escapes. */
+static uint64_t check_level(const sow_db *db, int k, int window, size_t *bytes)
+{
+    int m = db->m;
+    uint64_t n = sow_index_count(2 * m, k);
+    sow_huge mem;
+    size_t size;
+    char why[256];
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, 2, SIZE_MAX, &mem,
+                                     &size, why,
+                                     sizeof why),
+                     SOW_OK);
+    /* One thread packs the same bytes; a budget one byte short refuses. */
+    sow_huge one;
+    size_t size1;
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, 1, SIZE_MAX, &one,
+                                     &size1, why, sizeof why),
+                     SOW_OK);
+    assert_int_equal(size1, size);
+    assert_memory_equal(one.map, mem.map, size);
+    sow_huge_free(&one);
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, window, 2, size - 1, &one,
+                                     &size1, why, sizeof why),
+                     SOW_E_LIMIT);
+    assert_null(one.map);
+    sow_db_pack pk;
+    assert_int_equal(sow_pack_view(mem.map, size, m, k, n, &pk, why, sizeof why), SOW_OK);
+    assert_int_equal(sow_pack_view(mem.map, size - 1, m, k, n, &pk, why, sizeof why),
+                     SOW_E_FORMAT);
+    assert_int_equal(sow_pack_view(mem.map, size, m, k + 1, sow_index_count(2 * m, k + 1), &pk,
+                                   why, sizeof why),
+                     SOW_E_FORMAT);
+    assert_int_equal(sow_pack_view(mem.map, size, m, k, n, &pk, why, sizeof why), SOW_OK);
+    int8_t *out = malloc(n);
+    assert_non_null(out);
+    memset(out, 0x5a, n);
+    sow_pack_decode(&pk, &db->ix, m, k, out);
+    assert_memory_equal(out, db->table[k], n);
+    /* Every escape is a real one: its nibble says so and its rank decodes. */
+    for (uint64_t i = 0; i < pk.nesc; i++) {
+        uint64_t r = pk.esc[i] >> 8;
+        assert_true(r < n);
+        assert_int_equal((pk.nib[r >> 1] >> (4 * (r & 1))) & 15, 15);
+        assert_int_equal(sow_db_pack_escape_(&pk, r), db->table[k][r]);
+    }
+    free(out);
+    *bytes = size;
+    uint64_t nesc = pk.nesc;
+    sow_huge_free(&mem);
+    return nesc;
+}
+
+/* The database as sow_db_open packs it probes every board as the one kept
+ * at a byte a position, from positions (sow_db_probe's inline path) and by
+ * rank, and takes no more than sow_db_bytes says. */
+static void check_probes(const sow_game *g, const sow_db *bytes, const sow_db *db, int K)
+{
+    int m = g->m;
+    assert_false(bytes->packed);
+    assert_true(db->packed);
+    assert_true(sow_db_size(db) < sow_db_size(bytes));
+    assert_true(sow_db_size(bytes) <= sow_db_bytes(g, K));
+    assert_true(db->pack[K] && !db->table[K]);
+    for (int k = 0; k <= K; k++) {
+        uint64_t n = sow_index_count(2 * m, k);
+        uint8_t c[SOW_IDX_MAX_PARTS];
+        sow_index_unrank(&db->ix, k, 0, c);
+        for (uint64_t r = 0; r < n; r++) {
+            sow_pos p;
+            sow_index_to_pos(m, c, &p);
+            sow_db_prefetch(db, &p);
+            assert_int_equal(sow_db_probe(db, &p), sow_db_probe(bytes, &p));
+            assert_int_equal(sow_db_at(db, k, r), bytes->table[k][r]);
+            sow_index_next(2 * m, c);
+        }
+    }
+}
+
+static void check_game(sow_game_id id, int m, int K)
+{
+    sow_game g;
+    sow_db *db = open_db(&g, id, m, K, true);
+    sow_db *packed = open_db(&g, id, m, K, false);
+    check_probes(&g, db, packed, K);
+    sow_db_close(packed);
+    uint64_t forced = 0;
+    for (int k = 0; k <= K; k++) {
+        size_t bytes;
+        check_level(db, k, SOW_PACK_WINDOW, &bytes);
+        assert_true(bytes <= sow_pack_bound(m, k));
+        forced += check_level(db, k, 3, &bytes);
+    }
+    /* A window of 3 values cannot hold these levels. */
+    assert_true(forced > 0);
+    sow_db_close(db);
+}
+
+static void kalah4(void **state)
+{
+    (void)state;
+    check_game(SOW_KALAH, 4, 12);
+}
+
+static void kalah5(void **state)
+{
+    (void)state;
+    check_game(SOW_KALAH, 5, 10);
+}
+
+static void kalah6(void **state)
+{
+    (void)state;
+    check_game(SOW_KALAH, 6, 9);
+}
+
+static void chungkala(void **state)
+{
+    (void)state;
+    check_game(SOW_CHUNGKALA, 6, 8);
+}
+
+static void congkak(void **state)
+{
+    (void)state;
+    check_game(SOW_CONGKAK, 7, 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kalah4), cmocka_unit_test(kalah5), cmocka_unit_test(kalah6),
+        cmocka_unit_test(chungkala), cmocka_unit_test(congkak),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
