@@ -1250,7 +1250,8 @@ static bool opens_in_place(const sow_game *g, const sow_plan *p, const char *dir
         if (sow_plan_open_db(g, p, NULL, &db, &o, why, sizeof why) != SOW_OK)
             fail_msg("sow_plan_open_db: %s", why);
     }
-    bool in = mapped_from(db->table[db->max_seeds], dir);
+    int k = db->max_seeds; /* its top level: int8 or packed */
+    bool in = mapped_from(db->table[k] ? (const void *)db->table[k] : db->pack[k]->nib, dir);
     sow_db_close(db);
     return in;
 }
