@@ -129,6 +129,12 @@ int main(int argc, char **argv)
         return 2;
     }
     double open_s = cpu_now() - t0;
+    if (!packed->packed) { /* version 1 files are held as they are: int8 */
+        fprintf(stderr, "db_probe: no level of %s is packed (files of version 1, or too small): "
+                "build the folder with this sow\n", dir);
+        sow_db_close(packed);
+        return 2;
+    }
     o.unpacked = true;
     if (sow_db_open(&g, K, dir, &o, &bytes, why, sizeof why)) {
         fprintf(stderr, "db_probe: %s\n", why);
