@@ -349,6 +349,19 @@ static void test_versions(void **state)
     assert_true(disk->pack[K] && !disk->table[K]);
     assert_same(mem, disk, K, m);
     sow_db_close(disk);
+    /* Loaded packed, unpacked for a build of two more seed counts, held
+     * packed again after it; a version 1 level is not (below). */
+    assert_int_equal(sow_db_open(&g, K + 2, dir, NULL, &disk, why, sizeof why), SOW_OK);
+    assert_false(sow_db_built(disk, K));
+    assert_true(sow_db_built(disk, K + 2));
+    for (int k = K; k <= K + 2; k++)
+        assert_true(disk->pack[k] && !disk->table[k]);
+    sow_db_close(disk);
+    for (int k = K + 1; k <= K + 2; k++) {
+        char q[256];
+        path_of(&g, k, q, sizeof q);
+        assert_int_equal(unlink(q), 0);
+    }
 
     char p[256], saved[300];
     path_of(&g, K, p, sizeof p);

@@ -581,17 +581,16 @@ static sow_err pack_level(const sow_game *g, int k, const char *dir, const sow_d
     return SOW_OK;
 }
 
-/* Holds packed the int8 levels this open built that pack smaller, the
- * smallest first, each level's bytes let go once it is packed. A level
+/* Holds packed the int8 levels that pack smaller, the smallest first,
+ * each level's bytes let go once it is packed: those this open built, and
+ * those it unpacked for a build (read back from their files). A level
  * loaded from a version 1 file stays at a byte: encoding it would cost
  * every process that loads it about half its build's CPU again (4.8 s
- * for Kalah(6) to 20 seeds), outside any time limit's account. The
- * tables then stay within
- * sow_db_bytes as long as the top level is at most about 45% of all the
- * entries (the lower ones give back about 47% of theirs; Kalah(6) from 14
- * seeds on, m pits a side from about 2.3m), and always within
- * opt->memory. Not with opt->unpacked, nor for the files mapped in place
- * (a few probes do not pay for an encoding). */
+ * for Kalah(6) to 20 seeds), outside any time limit's account. The tables
+ * then stay within sow_db_bytes as long as the top level is at most
+ * about 45% of all the entries (the lower ones give back about 47% of
+ * theirs; Kalah(6) from 14 seeds on, m pits a side from about 2.3m), and
+ * always within opt->memory. Not with opt->unpacked. */
 static sow_err pack_levels(const sow_game *g, const char *dir, const sow_db_options *opt,
                            sow_db *db, char *why, size_t why_size)
 {
@@ -599,7 +598,8 @@ static sow_err pack_levels(const sow_game *g, const char *dir, const sow_db_opti
         return SOW_OK;
     sow_err e = SOW_OK;
     for (int k = 0; k <= db->max_seeds && !e; k++)
-        if (db->table[k] && db->priv->built[k] && packable(db, k))
+        if (db->table[k] && (db->priv->built[k] || db->priv->saved_packed[k]) &&
+            packable(db, k))
             e = pack_level(g, k, dir, opt, db, why, why_size);
     return e;
 }
