@@ -88,11 +88,15 @@ expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve "${BOARD[@]}" --ledger "$T/d2.
 json "d['value'] == $want and d['ranks'] == 3 and d['lower'] == d['upper']"
 
 # rank_pid LEDGER RANK: the pid of that rank of the solve writing LEDGER
-# (Open MPI's environment says which rank a process is).
+# (Open MPI's environment says which rank a process is). The environment
+# is read whole before grep: under pipefail, `tr | grep -q` failed
+# whenever grep exited at its match before tr's last write (a rank's
+# environment is well over a pipe write), and the rank went unfound.
 rank_pid() {
-  local p
+  local p env
   for p in $(pgrep -f -- "--ledger $1"); do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && echo "$p"
+    env=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null) || continue
+    grep -qx "OMPI_COMM_WORLD_RANK=$2" <<<"$env" && echo "$p"
   done
   return 0
 }
