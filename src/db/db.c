@@ -517,7 +517,14 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
             e = cut_at(db, k, opt, NULL, why, why_size);
         if (e)
             break;
-        e = try_level(g, k, dir, opt, db, why, why_size);
+        /* The build reads the levels below as bytes: one that another
+         * process built meanwhile is loaded at a byte too, and held
+         * packed again with the rest once the build ends (pack_levels). */
+        sow_db_options bytes = *opt;
+        bytes.unpacked = true;
+        e = try_level(g, k, dir, &bytes, db, why, why_size);
+        if (e == SOW_OK)
+            db->priv->saved_packed[k] = true;
         if (e == SOW_E_MISSING)
             e = build_one(g, k, dir, opt, db, &b, why, why_size);
         unlock_file(path, lock);
