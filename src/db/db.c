@@ -26,7 +26,8 @@ typedef struct sow_db_priv {
     sow_huge packed[SOW_DB_MAX_SEEDS + 1]; /* packed levels (pack.c's blob) */
     size_t packed_size[SOW_DB_MAX_SEEDS + 1];
     sow_db_pack view[SOW_DB_MAX_SEEDS + 1]; /* db->pack[k] */
-    bool saved_packed[SOW_DB_MAX_SEEDS + 1]; /* built and saved packed */
+    bool saved_packed[SOW_DB_MAX_SEEDS + 1]; /* held at a byte for a build, its file
+                                               packed: read back once it ends */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
     bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
     bool cut;                              /* keep_partial: cut short */
