@@ -47,8 +47,9 @@
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
                "packed levels are read in place as little-endian words");
 
-/* Rounds of fitting g then f (doc/experiments.md: three each). */
-enum { FIT_ROUNDS = 3 };
+/* Rounds of fitting g then f: one packs within 0.02% of three
+ * (doc/experiments.md, "Packing faster"). */
+enum { FIT_ROUNDS = 1 };
 
 uint64_t sow_pack_rows(int m, int k)
 {
@@ -152,44 +153,58 @@ static inline int place_of(const coder *c, uint64_t r)
     return c->place[(uint8_t)(c->t[r] + 128)];
 }
 
-/* g (fit_g: each block's) or f (sum, cnt: rows of sA's range) as the
- * rounded mean of place - the other. */
-static void fit_sa(coder *c, int sa, bool fit_g, double *sum, uint64_t *cnt)
+/* g (fit_g: each block's) or f (sum: rows of sA's range) as the rounded
+ * mean of place - the other. Every block of one sA holds every row A of
+ * sA seeds once, so f's count is the number of blocks. Integer sums: a
+ * chain of double adds was the pass's bottleneck. */
+static int rounded_mean(int64_t s, uint64_t n)
+{
+    return (int)lround((double)s / (double)n);
+}
+
+static void fit_sa(coder *c, int sa, bool fit_g, int64_t *sum)
 {
     block b = block_of_sa(c->ix, c->m, c->k, sa);
-    if (!fit_g) {
-        memset(sum + b.a0, 0, b.len * sizeof *sum);
-        memset(cnt + b.a0, 0, b.len * sizeof *cnt);
-    }
+    const int *f = c->f + b.a0;
+    int64_t *fsum = sum + b.a0;
+    if (!fit_g)
+        memset(fsum, 0, b.len * sizeof *fsum);
+    uint64_t blocks = 0;
     while (block_next(&b)) {
-        double s = 0;
-        for (uint64_t i = 0; i < b.len; i++) {
-            uint64_t a = b.a0 + i;
-            int v = place_of(c, b.r0 + i);
-            if (fit_g) {
-                s += v - c->f[a];
-            } else {
-                sum[a] += v - c->g[b.cb];
-                cnt[a]++;
-            }
+        const int8_t *t = c->t + b.r0;
+        if (fit_g) {
+            int64_t s = 0;
+            for (uint64_t i = 0; i < b.len; i++)
+                s += c->place[(uint8_t)(t[i] + 128)] - f[i];
+            c->g[b.cb] = rounded_mean(s, b.len);
+        } else {
+            int gb = c->g[b.cb];
+            for (uint64_t i = 0; i < b.len; i++)
+                fsum[i] += c->place[(uint8_t)(t[i] + 128)] - gb;
         }
-        if (fit_g)
-            c->g[b.cb] = (int)lround(s / (double)b.len);
+        blocks++;
     }
     if (!fit_g)
-        for (uint64_t a = b.a0; a < b.a0 + b.len; a++)
-            c->f[a] = cnt[a] ? (int)lround(sum[a] / (double)cnt[a]) : 0;
+        for (uint64_t i = 0; i < b.len; i++)
+            c->f[b.a0 + i] = blocks ? rounded_mean(fsum[i], blocks) : 0;
 }
 
 /* Moves g[B] to the start of its block's best window of c->window places
- * of the residual place - g - f. */
+ * of the residual place - g - f; returns the block's escapes (the entries
+ * outside the window: counted again only if a residual was clamped into
+ * the histogram's span, which the window might then wrongly cover). */
 enum { SPAN = 1024 };
 
-static void narrow(coder *c, const block *b, uint32_t *h)
+static inline unsigned code_of(const coder *c, const block *b, uint64_t i);
+
+static uint64_t narrow(coder *c, const block *b, uint32_t *h)
 {
     int lo = SPAN, hi = -1;
+    const int8_t *t = c->t + b->r0;
+    const int *f = c->f + b->a0;
+    int gb = c->g[b->cb];
     for (uint64_t i = 0; i < b->len; i++) {
-        int d = place_of(c, b->r0 + i) - c->g[b->cb] - c->f[b->a0 + i] + SPAN / 2;
+        int d = c->place[(uint8_t)(t[i] + 128)] - gb - f[i] + SPAN / 2;
         d = d < 0 ? 0 : d >= SPAN ? SPAN - 1 : d;
         h[d]++;
         lo = d < lo ? d : lo;
@@ -207,6 +222,12 @@ static void narrow(coder *c, const block *b, uint32_t *h)
     for (int x = lo; x <= hi; x++)
         h[x] = 0;
     c->g[b->cb] += at - SPAN / 2;
+    if (lo > 0 && hi < SPAN - 1)
+        return b->len - best;
+    uint64_t nesc = 0;
+    for (uint64_t i = 0; i < b->len; i++)
+        nesc += code_of(c, b, i) == 15;
+    return nesc;
 }
 
 /* The nibble of rank a0+i's entry of block b, 15 if escaped. */
@@ -218,24 +239,21 @@ static inline unsigned code_of(const coder *c, const block *b, uint64_t i)
 
 /* Fits g and f, narrows g to each block's window, counts the escapes of
  * each sA (esc_at[sa + 1]). */
-static void fit(coder *c, double *sum, uint64_t *cnt)
+static void fit(coder *c, int64_t *sum)
 {
     int K = c->k;
     for (int i = 0; i < 2 * FIT_ROUNDS; i++) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
         for (int sa = 0; sa <= K; sa++)
-            fit_sa(c, sa, i % 2 == 0, sum, cnt);
+            fit_sa(c, sa, i % 2 == 0, sum);
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->threads)
     for (int sa = 0; sa <= K; sa++) {
         uint32_t h[SPAN] = {0};
         uint64_t nesc = 0;
         block b = block_of_sa(c->ix, c->m, K, sa);
-        while (block_next(&b)) {
-            narrow(c, &b, h);
-            for (uint64_t i = 0; i < b.len; i++)
-                nesc += code_of(c, &b, i) == 15;
-        }
+        while (block_next(&b))
+            nesc += narrow(c, &b, h);
         c->esc_at[sa + 1] = nesc;
     }
     for (int sa = 0; sa <= K; sa++)
@@ -259,8 +277,10 @@ static int cmp_u64(const void *x, const void *y)
 }
 
 /* Writes the header, g, f, the nibbles and the escapes into blob (zeroed).
- * Two blocks of different sA may share a nibble byte: written by OR,
- * atomically. */
+ * A block's ranks are one run: the bytes inside it are its own, written
+ * two nibbles at once; a byte at either end may be shared with another
+ * block (of another sA, another thread), written by OR, atomically (an
+ * atomic OR an entry cost as much as the six fitting passes together). */
 static void write_blob(const coder *c, uint8_t *blob)
 {
     uint64_t head[3] = {c->n, c->rows, c->nesc};
@@ -277,15 +297,30 @@ static void write_blob(const coder *c, uint8_t *blob)
     for (int sa = 0; sa <= c->k; sa++) {
         uint64_t ne = c->esc_at[sa];
         block b = block_of_sa(c->ix, c->m, c->k, sa);
-        while (block_next(&b))
-            for (uint64_t i = 0; i < b.len; i++) {
-                uint64_t r = b.r0 + i;
-                unsigned code = code_of(c, &b, i);
-                __atomic_fetch_or(&nib[r >> 1], (uint8_t)(code << (4 * (r & 1))),
-                                  __ATOMIC_RELAXED);
-                if (code == 15)
-                    esc[ne++] = r << 8 | (uint8_t)c->t[r];
+        while (block_next(&b)) {
+            uint64_t i = 0;
+            unsigned code[2];
+            if (b.r0 & 1) {
+                code[1] = code_of(c, &b, 0);
+                __atomic_fetch_or(&nib[b.r0 >> 1], (uint8_t)(code[1] << 4), __ATOMIC_RELAXED);
+                if (code[1] == 15)
+                    esc[ne++] = b.r0 << 8 | (uint8_t)c->t[b.r0];
+                i = 1;
             }
+            for (; i < b.len; i += 2) {
+                uint64_t r = b.r0 + i;
+                int two = i + 1 < b.len ? 2 : 1;
+                for (int h = 0; h < two; h++) {
+                    code[h] = code_of(c, &b, i + (uint64_t)h);
+                    if (code[h] == 15)
+                        esc[ne++] = (r + (uint64_t)h) << 8 | (uint8_t)c->t[r + (uint64_t)h];
+                }
+                if (two == 2)
+                    nib[r >> 1] = (uint8_t)(code[0] | code[1] << 4);
+                else
+                    __atomic_fetch_or(&nib[r >> 1], (uint8_t)code[0], __ATOMIC_RELAXED);
+            }
+        }
     }
     qsort(esc, c->nesc, sizeof *esc, cmp_u64);
 }
@@ -303,13 +338,12 @@ sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint
     c.g = calloc(c.rows, sizeof *c.g);
     c.f = calloc(c.rows, sizeof *c.f);
     c.esc_at = calloc((size_t)k + 2, sizeof *c.esc_at);
-    double *sum = calloc(c.rows, sizeof *sum);
-    uint64_t *cnt = calloc(c.rows, sizeof *cnt);
+    int64_t *sum = calloc(c.rows, sizeof *sum);
     sow_err e = SOW_OK;
-    if (!c.g || !c.f || !c.esc_at || !sum || !cnt) {
+    if (!c.g || !c.f || !c.esc_at || !sum) {
         e = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory packing seed count %d", k);
     } else {
-        fit(&c, sum, cnt);
+        fit(&c, sum);
         e = check_range(&c, why, why_size);
     }
     if (!e) {
@@ -323,7 +357,7 @@ sow_err sow_pack_encode(const sow_index *ix, int m, int k, const int8_t *t, uint
         else
             e = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory packing seed count %d", k);
     }
-    free(c.g), free(c.f), free(c.esc_at), free(sum), free(cnt);
+    free(c.g), free(c.f), free(c.esc_at), free(sum);
     return e;
 }
 
