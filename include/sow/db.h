@@ -179,27 +179,16 @@ static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 }
 
 /* The probe of a combinadic level for m <= 8 pits a side (m constant once
- * inlined): the rank as sow_index_rank_pos_m_, its first m lookups being
- * code(A), and code(B), m more lookups in the same cached table, taken
- * before the level is known so that they overlap the entry's miss. */
+ * inlined): the rank with code(A) and code(B) (sow_index_rank_parts_m_),
+ * taken before the level is known so that they overlap the entry's
+ * miss. */
 static inline __attribute__((always_inline)) int sow_db_probe_m_(const sow_db *db,
                                                                  const sow_pos *p, int m)
 {
-    const sow_index *ix = &db->ix;
-    uint64_t own = sow_index_prefix_(p->w[0]);
-    uint64_t s_own = (own >> (8 * (m - 1))) & 0xff;
-    uint64_t bt = sow_index_prefix_(p->w[2]);
-    uint64_t opp = bt + s_own * 0x0101010101010101ull;
-    uint64_t a = 0, r = 0, b = 0;
-    for (int j = 0; j < m; j++) {
-        a += ix->cell[(own >> (8 * j)) & 0xff][j];
-        b += ix->cell[(bt >> (8 * j)) & 0xff][j];
-    }
-    for (int j = 0; j < m - 1; j++)
-        r += ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
-    unsigned k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
+    unsigned k;
+    uint64_t a, b;
+    uint64_t r = sow_index_rank_parts_m_(&db->ix, p, &k, &a, &b, m);
     assert((int)k <= db->max_seeds);
-    r += a;
     const int8_t *t = db->table[k];
     if (t)
         return t[r];

@@ -75,20 +75,49 @@ static inline uint64_t sow_index_prefix_(uint64_t w)
 /* sow_index_rank_pos for m <= 8 pits a side: both rows' prefix sums at
  * once (S_j; then s_own + T_j, the opponent's row after the mover's), a
  * multiply each, then the lookups. Inlined with m constant, its loops
- * unroll to 2m - 1 independent lookups. */
+ * unroll to 2m - 1 independent lookups.
+ *
+ * The rank is code(A) + base(sA, B): its first m lookups are the code of
+ * the mover's row A among rows of m pits with at most k seeds (*a, if
+ * asked). *b, if asked, is the code of the opponent's row B the same
+ * way: m more lookups in the same cached table (a packed database level
+ * needs both: sow/db.h). A NULL pointer, constant once inlined, costs
+ * nothing. */
 static inline __attribute__((always_inline)) uint64_t
-sow_index_rank_pos_m_(const sow_index *ix, const sow_pos *p, unsigned *k, int m)
+sow_index_rank_parts_m_(const sow_index *ix, const sow_pos *p, unsigned *k, uint64_t *a,
+                        uint64_t *b, int m)
 {
     uint64_t own = sow_index_prefix_(p->w[0]);
     uint64_t s_own = (own >> (8 * (m - 1))) & 0xff;
-    uint64_t opp = sow_index_prefix_(p->w[2]) + s_own * 0x0101010101010101ull;
-    uint64_t r = 0;
-    for (int j = 0; j < m; j++)
-        r += ix->cell[(own >> (8 * j)) & 0xff][j];
+    uint64_t bt = sow_index_prefix_(p->w[2]);
+    uint64_t opp = bt + s_own * 0x0101010101010101ull;
+    /* Asked for code(A), the two rows' lookups are summed apart and
+     * added last; else in one chain: each form is the faster where it is
+     * used (the same code as the two functions this one replaced). */
+    uint64_t ca = 0, cb = 0, r = 0;
+    for (int j = 0; j < m; j++) {
+        uint64_t x = ix->cell[(own >> (8 * j)) & 0xff][j];
+        if (a)
+            ca += x;
+        else
+            r += x;
+        if (b)
+            cb += ix->cell[(bt >> (8 * j)) & 0xff][j];
+    }
     for (int j = 0; j < m - 1; j++)
         r += ix->cell[(opp >> (8 * j)) & 0xff][8 + j];
+    if (a)
+        *a = ca, r += ca;
+    if (b)
+        *b = cb;
     *k = (unsigned)(opp >> (8 * (m - 1))) & 0xff;
     return r;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+sow_index_rank_pos_m_(const sow_index *ix, const sow_pos *p, unsigned *k, int m)
+{
+    return sow_index_rank_parts_m_(ix, p, k, NULL, NULL, m);
 }
 
 /* Rank of the board of p (stores, tuzdik and flags ignored); *k gets its
