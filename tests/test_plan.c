@@ -86,7 +86,14 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
         assert_true(sow_db_bytes(g, p->db_grow_seeds) <= p->db_budget);
     }
     if (p->db_seeds > 0) {
-        assert_int_equal(p->db_bytes, sow_db_bytes(g, p->db_seeds));
+        /* As held: what the folder's files take when it holds them all. */
+        uint64_t bytes = sow_db_bytes(g, p->db_seeds);
+        if (p->limits.db_dir && p->db_files >= p->db_seeds) {
+            uint64_t files = sow_db_dir_bytes(g, p->limits.db_dir, p->db_seeds);
+            if (files && files < bytes)
+                bytes = files;
+        }
+        assert_int_equal(p->db_bytes, bytes);
         assert_int_equal(p->db_budget, p->limits.memory - p->tt_mb * MB -
                                            p->limits.threads * sow_search_thread_bytes(g));
         assert_true(p->db_bytes <= p->db_budget);
@@ -333,6 +340,34 @@ static void test_db_dir(void **state)
         assert_true(again.trial_seconds > 0);
         assert_true(again.trial_seconds <= (missing > 2.0 ? missing : 2.0) + 1e-9);
     }
+    /* Held packed, the folder's database takes about half its bytes: a
+     * budget between the two plans it and opens it; one under its files'
+     * size is refused. */
+    int k = again.db_files;
+    uint64_t files = sow_db_dir_bytes(&g, dir, k), bytes = sow_db_bytes(&g, k);
+    assert_true(files > 0 && files < bytes / 4 * 3);
+    assert_int_equal(sow_db_dir_bytes(&g, dir, k + 1), 0);
+    uint64_t beside = 1 * MB + sow_search_thread_bytes(&g);
+    sow_limits fl = {.memory = beside + files + (bytes - files) / 2, .threads = 1,
+                     .db_dir = dir, .db_seeds = k, .tt_mb = 1};
+    sow_plan fp = make(&g, &fl, SOW_OK);
+    check_invariants(&g, &fp);
+    assert_int_equal(fp.db_bytes, files);
+    assert_int_equal(sow_plan_open_db(&g, &fp, NULL, &db, &o, NULL, 0), SOW_OK);
+    assert_true(sow_db_size(db) <= fp.db_budget);
+    sow_db_close(db);
+    fl.memory = beside + files - files / 8;
+    make(&g, &fl, SOW_E_NOMEM);
+    /* A damaged file is rebuilt with every level at a byte: refused
+     * within this budget, the folder left as it was. */
+    char name[128], path[sizeof dir + 160];
+    sow_db_file_name(&g, k - 1, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(truncate(path, 100), 0);
+    assert_int_equal(sow_plan_open_db(&g, &fp, NULL, &db, &o, NULL, 0), SOW_E_NOMEM);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 100);
     char cmd[sizeof dir + 16];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

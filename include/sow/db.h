@@ -329,6 +329,13 @@ void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size);
  * it holds none (or dir is not a readable folder). */
 int sow_db_dir_levels(const sow_game *g, const char *dir);
 
+/* The memory seed counts 0..k of g's database take once loaded from dir as
+ * its files hold them (a packed level at its packed size, a byte a
+ * position otherwise: the files' sizes, a header each over); 0 if dir
+ * lacks one of them. A build of a higher seed count holds the lower ones
+ * at a byte again while it runs (sow_db_bytes). */
+uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k);
+
 /* Reads and checks a file: header (magic, version, sizes, header checksum)
  * and, unless skip_payload, the payload checksum. Fills *h. SOW_E_LIMIT
  * for a file of a newer format version than SOW_DB_VERSION. */

@@ -210,6 +210,22 @@ int sow_db_dir_levels(const sow_game *g, const char *dir)
     return k;
 }
 
+uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k)
+{
+    char name[128], path[4400], fdir[4096];
+    sow_store_resolve(g, dir, fdir, sizeof fdir);
+    uint64_t sum = 0;
+    struct stat st;
+    for (int j = 0; j <= k; j++) {
+        sow_db_file_name(g, j, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", fdir, name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            return 0;
+        sum += (uint64_t)st.st_size;
+    }
+    return sum;
+}
+
 /* Does db hold level k (as int8 or packed)? */
 static bool held(const sow_db *db, int k)
 {
@@ -689,10 +705,17 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     }
     size_t need = sow_db_bytes(g, max_seeds);
     /* A build's row lists and move tables (Toguz: its cycles' scratch), if
-     * the top seed count is to be built. */
+     * the top seed count is to be built; else what the files hold (packed
+     * levels at their size), checked again at a byte if one turns out to
+     * need a build after all. */
     bool scratch = !(dir && sow_db_dir_levels(g, dir) >= max_seeds);
-    if (scratch)
+    if (scratch) {
         need = with_scratch(g, max_seeds, need);
+    } else if (!opt->unpacked) {
+        uint64_t files = sow_db_dir_bytes(g, dir, max_seeds);
+        if (files && files < need)
+            need = (size_t)files;
+    }
     sow_err e = over_budget(g, max_seeds, need, opt, why, why_size);
     if (e)
         return e;
@@ -741,9 +764,11 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             missing += sow_retro_level_size(g, k);
     } else {
         e = load_all(g, dir, opt, db, &missing, why, why_size);
-        /* The top seed count's file is there but damaged: it is built. */
-        if (!e && !held(db, max_seeds) && !scratch)
-            e = over_budget(g, max_seeds, with_scratch(g, max_seeds, need), opt, why, why_size);
+        /* A file is there but damaged: it is built, every level at a byte
+         * while the build runs. */
+        if (!e && missing && !scratch)
+            e = over_budget(g, max_seeds, with_scratch(g, max_seeds, sow_db_bytes(g, max_seeds)),
+                            opt, why, why_size);
     }
     if (!e && missing)
         e = unpack_all(db, why, why_size);

@@ -92,7 +92,8 @@ uint64_t plan_room_beside(const sow_game *g, const sow_limits *lim, size_t tt_mb
 /* The memory a k-seed database may take beside its table and the search. */
 uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k);
 /* Does a k-seed database fit beside its table and the search? */
-bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k);
+bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k, int have);
+uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k, int have);
 /* The next step from a k-seed database towards `limit`. */
 int plan_grow_step(const sow_game *g, int k, int limit);
 /* Bytes in MB, for the reasons' text. */

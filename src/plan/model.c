@@ -178,11 +178,28 @@ uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k
     return plan_room_beside(g, lim, plan_table_mb(g, lim, board, k));
 }
 
-/* Does a k-seed database fit beside its table and the search? */
-bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k)
+/* The memory a k-seed database takes once opened: what the folder's files
+ * hold (packed levels at their size) when it holds seed counts 0..k
+ * (have >= k), else a byte a position (a build holds every level so). */
+uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k, int have)
 {
     size_t bytes = sow_db_bytes(g, k);
-    return bytes != SIZE_MAX && bytes <= plan_db_room(g, lim, board, k);
+    if (bytes == SIZE_MAX)
+        return UINT64_MAX;
+    if (k <= have && lim->db_dir) {
+        uint64_t files = sow_db_dir_bytes(g, lim->db_dir, k);
+        if (files && files < bytes)
+            return files;
+    }
+    return bytes;
+}
+
+/* Does a k-seed database fit beside its table and the search (the folder
+ * holds 0..have)? */
+bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k, int have)
+{
+    uint64_t bytes = plan_db_hold(g, lim, k, have);
+    return bytes != UINT64_MAX && bytes <= plan_db_room(g, lim, board, k);
 }
 
 /* The next step from a k-seed database towards `limit`: the smallest with
