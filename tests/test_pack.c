@@ -2,13 +2,17 @@
  * small databases of Kalah(4..6), Chungkala and Congkak decodes to its
  * int8 value, with the full window and with a narrow one that forces
  * escapes; a packed level stays under its stated bound; a blob whose sizes
- * disagree is refused. */
+ * disagree is refused; one whose bounds are damaged is never read outside
+ * itself. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -153,11 +157,49 @@ static void congkak(void **state)
     check_game(SOW_CONGKAK, 7, 7);
 }
 
+/* A level whose g and f are damaged (a file read without its checksum)
+ * decodes to wrong values but reads nothing outside the level: the blob
+ * sits right after a page that faults on any access, and g + f at their
+ * lowest would index dict 256 bytes before the blob's start. */
+static void damaged_bounds(void **state)
+{
+    (void)state;
+    sow_game g;
+    sow_db *db = open_db(&g, SOW_KALAH, 4, 8, true);
+    int m = db->m, k = 8;
+    uint64_t n = sow_index_count(2 * m, k);
+    sow_huge mem;
+    size_t size;
+    char why[256];
+    assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, SOW_PACK_WINDOW, 1,
+                                     SIZE_MAX, &mem, &size, why, sizeof why),
+                     SOW_OK);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), span = page + (size + page - 1) / page * page;
+    uint8_t *area = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(area != MAP_FAILED);
+    assert_int_equal(mprotect(area, page, PROT_NONE), 0);
+    uint8_t *blob = area + page;
+    memcpy(blob, mem.map, size);
+    sow_db_pack pk;
+    assert_int_equal(sow_pack_view(blob, size, m, k, n, &pk, why, sizeof why), SOW_OK);
+    uint64_t rows = sow_pack_rows(m, k);
+    memset((int8_t *)pk.g, INT8_MIN, rows);
+    memset((int8_t *)pk.f, INT8_MIN, rows);
+    int8_t *out = malloc(n);
+    assert_non_null(out);
+    sow_pack_decode(&pk, &db->ix, m, k, out);
+    assert_memory_not_equal(out, db->table[k], n);
+    free(out);
+    munmap(area, span);
+    sow_huge_free(&mem);
+    sow_db_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kalah4), cmocka_unit_test(kalah5), cmocka_unit_test(kalah6),
-        cmocka_unit_test(chungkala), cmocka_unit_test(congkak),
+        cmocka_unit_test(chungkala), cmocka_unit_test(congkak), cmocka_unit_test(damaged_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,13 +135,17 @@ typedef struct sow_db_pack {
 /* The value of escaped rank r (not inline: rare, a binary search). */
 int sow_db_pack_escape_(const sow_db_pack *pk, uint64_t r);
 
-/* Entry of rank r, whose rows have codes a (own) and b (other). */
+/* Entry of rank r, whose rows have codes a (own) and b (other). The
+ * dict's index is taken modulo 256: a no-op on any level the encoder
+ * wrote (every unescaped entry's index is a place, 0..255), and what
+ * keeps a damaged g or f inside dict's 256 slots (wrong values, which the
+ * file's checksum catches, never a read outside the level). */
 static inline int sow_db_pack_get(const sow_db_pack *pk, uint64_t r, uint64_t a, uint64_t b)
 {
     unsigned c = (pk->nib[r >> 1] >> (4 * (r & 1))) & 15u;
     if (__builtin_expect(c == 15, 0))
         return sow_db_pack_escape_(pk, r);
-    return pk->dict[pk->g[b] + pk->f[a] + (int)c];
+    return pk->dict[(uint8_t)(pk->g[b] + pk->f[a] + (int)c)];
 }
 
 /* The layout is public so that sow_db_probe can be inline; treat it as
