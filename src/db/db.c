@@ -193,33 +193,35 @@ static void unlock_file(const char *file, int fd)
     close(fd);
 }
 
+/* Is level k's file in the family folder fdir (a regular file)? *st its
+ * stat. By name only: a file is checked when it is loaded. */
+static bool level_file(const sow_game *g, const char *fdir, int k, struct stat *st)
+{
+    char name[128], path[4400];
+    sow_db_file_name(g, k, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", fdir, name);
+    return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
 int sow_db_dir_levels(const sow_game *g, const char *dir)
 {
-    int k = -1;
-    char name[128], path[4400], fdir[4096];
+    char fdir[4096];
     sow_store_resolve(g, dir, fdir, sizeof fdir);
-    dir = fdir;
     struct stat st;
-    while (k < SOW_DB_MAX_SEEDS) {
-        sow_db_file_name(g, k + 1, name, sizeof name);
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            break;
+    int k = -1;
+    while (k < SOW_DB_MAX_SEEDS && level_file(g, fdir, k + 1, &st))
         k++;
-    }
     return k;
 }
 
 uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k)
 {
-    char name[128], path[4400], fdir[4096];
+    char fdir[4096];
     sow_store_resolve(g, dir, fdir, sizeof fdir);
     uint64_t sum = 0;
     struct stat st;
     for (int j = 0; j <= k; j++) {
-        sow_db_file_name(g, j, name, sizeof name);
-        snprintf(path, sizeof path, "%s/%s", fdir, name);
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        if (!level_file(g, fdir, j, &st))
             return 0;
         sum += (uint64_t)st.st_size;
     }
@@ -708,14 +710,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
      * the top seed count is to be built; else what the files hold (packed
      * levels at their size), checked again at a byte if one turns out to
      * need a build after all. */
-    bool scratch = !(dir && sow_db_dir_levels(g, dir) >= max_seeds);
-    if (scratch) {
+    uint64_t files = dir ? sow_db_dir_bytes(g, dir, max_seeds) : 0; /* 0: one is missing */
+    bool scratch = files == 0;
+    if (scratch)
         need = with_scratch(g, max_seeds, need);
-    } else if (!opt->unpacked) {
-        uint64_t files = sow_db_dir_bytes(g, dir, max_seeds);
-        if (files && files < need)
-            need = (size_t)files;
-    }
+    else if (!opt->unpacked && files < need)
+        need = (size_t)files;
     sow_err e = over_budget(g, max_seeds, need, opt, why, why_size);
     if (e)
         return e;
