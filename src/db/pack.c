@@ -276,6 +276,17 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* The code of entry i of block b; an escape's (rank, value) goes to
+ * esc[(*ne)++]. */
+static inline unsigned put(const coder *c, const block *b, uint64_t i, uint64_t *esc,
+                           uint64_t *ne)
+{
+    unsigned code = code_of(c, b, i);
+    if (code == 15)
+        esc[(*ne)++] = (b->r0 + i) << 8 | (uint8_t)c->t[b->r0 + i];
+    return code;
+}
+
 /* Writes the header, g, f, the nibbles and the escapes into blob (zeroed).
  * A block's ranks are one run: the bytes inside it are its own, written
  * two nibbles at once; a byte at either end may be shared with another
@@ -299,27 +310,16 @@ static void write_blob(const coder *c, uint8_t *blob)
         block b = block_of_sa(c->ix, c->m, c->k, sa);
         while (block_next(&b)) {
             uint64_t i = 0;
-            unsigned code[2];
-            if (b.r0 & 1) {
-                code[1] = code_of(c, &b, 0);
-                __atomic_fetch_or(&nib[b.r0 >> 1], (uint8_t)(code[1] << 4), __ATOMIC_RELAXED);
-                if (code[1] == 15)
-                    esc[ne++] = b.r0 << 8 | (uint8_t)c->t[b.r0];
-                i = 1;
+            if (b.r0 & 1) /* the run starts on a byte's high nibble */
+                __atomic_fetch_or(&nib[b.r0 >> 1], (uint8_t)(put(c, &b, 0, esc, &ne) << 4),
+                                  __ATOMIC_RELAXED), i = 1;
+            for (; i + 1 < b.len; i += 2) {
+                unsigned lo = put(c, &b, i, esc, &ne);
+                nib[(b.r0 + i) >> 1] = (uint8_t)(lo | put(c, &b, i + 1, esc, &ne) << 4);
             }
-            for (; i < b.len; i += 2) {
-                uint64_t r = b.r0 + i;
-                int two = i + 1 < b.len ? 2 : 1;
-                for (int h = 0; h < two; h++) {
-                    code[h] = code_of(c, &b, i + (uint64_t)h);
-                    if (code[h] == 15)
-                        esc[ne++] = (r + (uint64_t)h) << 8 | (uint8_t)c->t[r + (uint64_t)h];
-                }
-                if (two == 2)
-                    nib[r >> 1] = (uint8_t)(code[0] | code[1] << 4);
-                else
-                    __atomic_fetch_or(&nib[r >> 1], (uint8_t)code[0], __ATOMIC_RELAXED);
-            }
+            if (i < b.len) /* ... or ends on a byte's low nibble */
+                __atomic_fetch_or(&nib[(b.r0 + i) >> 1], (uint8_t)put(c, &b, i, esc, &ne),
+                                  __ATOMIC_RELAXED);
         }
     }
     qsort(esc, c->nesc, sizeof *esc, cmp_u64);
