@@ -45,7 +45,7 @@ declare -A owner=(
   [game.h]=rules [position.h]=rules [rules.h]=rules
   [notation.h]=rules [solution.h]=rules [index.h]=rules
   [search.h]=search [refsolve.h]=search [analyse.h]=search
-  [retro.h]=retro
+  [retro.h]=retro [packed.h]=retro
   [db.h]=db
   [store.h]=db
   [plan.h]=plan

@@ -3,7 +3,7 @@
  * int8 value, with the full window and with a narrow one that forces
  * escapes; a packed level stays under its stated bound; a blob whose sizes
  * disagree is refused; one whose bounds are damaged is never read outside
- * itself. */
+ * itself; a build reading the levels below packed writes the same bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,6 +157,91 @@ static void congkak(void **state)
     check_game(SOW_CONGKAK, 7, 7);
 }
 
+/* The build reading the levels below packed (sow_retro_job.pack) writes
+ * every level byte for byte as the build reading them at a byte: each
+ * level k of db (held at a byte) built again with the levels below packed
+ * in one of three ways: every one, with a window of 3 codes (escapes on
+ * most levels: the escape path of the build's read), and every other one
+ * (both forms in one build). Two threads, the threaded path on every level. */
+static void check_build_packed(sow_game_id id, int m, int K, unsigned variant)
+{
+    sow_game g;
+    sow_config cfg = {id, m, 1, variant};
+    assert_int_equal(sow_game_init(&g, &cfg), SOW_OK);
+    sow_db_options o = {.threads = 2, .unpacked = true};
+    sow_db *db;
+    char why[256];
+    assert_int_equal(sow_db_open(&g, K, NULL, &o, &db, why, sizeof why), SOW_OK);
+    sow_huge mem[3][SOW_DB_MAX_SEEDS + 1];
+    sow_db_pack view[3][SOW_DB_MAX_SEEDS + 1];
+    const int windows[3] = {SOW_PACK_WINDOW, 3, SOW_PACK_WINDOW};
+    uint64_t escapes = 0;
+    for (int w = 0; w < 3; w++)
+        for (int k = 0; k < K; k++) {
+            uint64_t n = sow_index_count(2 * m, k);
+            size_t size;
+            assert_int_equal(sow_pack_encode(&db->ix, m, k, db->table[k], n, windows[w], 2,
+                                             SIZE_MAX, &mem[w][k], &size, why, sizeof why),
+                             SOW_OK);
+            assert_int_equal(sow_pack_view(mem[w][k].map, size, m, k, n, &view[w][k], why,
+                                           sizeof why),
+                             SOW_OK);
+            escapes += w == 1 ? view[w][k].nesc : 0;
+        }
+    assert_true(escapes > 0);
+    for (int k = 1; k <= K; k++) {
+        uint64_t n = sow_index_count(2 * m, k);
+        int8_t *out = malloc(n);
+        assert_non_null(out);
+        for (int w = 0; w < 3; w++) {
+            const int8_t *tab[SOW_DB_MAX_SEEDS + 1] = {0};
+            const sow_db_pack *pack[SOW_DB_MAX_SEEDS + 1] = {0};
+            for (int j = 0; j < k; j++) {
+                if (w == 2 && j % 2)
+                    tab[j] = db->table[j];
+                else
+                    pack[j] = &view[w][j];
+            }
+            memset(out, 0x5a, n);
+            sow_retro_job job = {.g = &g, .ix = &db->ix, .k = k, .tab = tab, .pack = pack,
+                                 .out = out, .threads = 2, .serial_below = 1};
+            assert_int_equal(sow_retro_build(&job), SOW_OK);
+            assert_memory_equal(out, db->table[k], n);
+        }
+        free(out);
+    }
+    for (int w = 0; w < 3; w++)
+        for (int k = 0; k < K; k++)
+            sow_huge_free(&mem[w][k]);
+    /* Within the least budget the build needs (sow_db_build_bytes), which
+     * has no room for copies at a byte of all the levels below, the open
+     * builds the same database. */
+    size_t least = sow_db_build_bytes(&g, K, NULL, false);
+    sow_db_options lean = {.threads = 2, .memory = least};
+    sow_db *packed;
+    assert_int_equal(sow_db_open(&g, K, NULL, &lean, &packed, why, sizeof why), SOW_OK);
+    assert_true(packed->packed);
+    for (int k = 0; k <= K; k++)
+        for (uint64_t r = 0; r < sow_index_count(2 * m, k); r++)
+            if (sow_db_at(packed, k, r) != db->table[k][r])
+                fail_msg("seed count %d, rank %llu", k, (unsigned long long)r);
+    sow_db_close(packed);
+    lean.memory = least - 1;
+    assert_int_equal(sow_db_open(&g, K, NULL, &lean, &packed, why, sizeof why), SOW_E_NOMEM);
+    sow_db_close(db);
+}
+
+static void build_packed(void **state)
+{
+    (void)state;
+    check_build_packed(SOW_KALAH, 6, 12, 0);
+    check_build_packed(SOW_KALAH, 4, 14, SOW_VAR_EMPTY_CAPTURE);
+    check_build_packed(SOW_KALAH, 5, 12, SOW_VAR_END_ON_TURN);
+    check_build_packed(SOW_CHUNGKALA, 6, 10, 0);
+    check_build_packed(SOW_CONGKAK, 7, 9, 0);
+    check_build_packed(SOW_CHUNGKALA, 3, 14, 0);
+}
+
 /* A level whose g and f are damaged (a file read without its checksum)
  * decodes to wrong values but reads nothing outside the level: the blob
  * sits right after a page that faults on any access, and g + f at their
@@ -200,6 +285,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kalah4), cmocka_unit_test(kalah5), cmocka_unit_test(kalah6),
         cmocka_unit_test(chungkala), cmocka_unit_test(congkak), cmocka_unit_test(damaged_bounds),
+        cmocka_unit_test(build_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@
 
 #include "sow/error.h"
 #include "sow/game.h"
+#include "sow/packed.h"
 #include "sow/position.h"
 #include "sow/progress.h"
 #include "sow/retro.h"
@@ -115,39 +116,6 @@ typedef struct sow_db_options {
  * smaller one's time is mostly fixed costs (threads, tables). */
 #define SOW_DB_RATE_MIN 65536
 
-/* A level packed in about 4 bits a position (src/db/pack.c draws the
- * layout; doc/db-format.md, "Packed levels"): the entry of board (A, B),
- * A the mover's row and B the other's, of rank r is
- *
- *     dict[g[code(B)] + f[code(A)] + c],   c = nibble r (0..14)
- *
- * code(row) being the row's rank among the rows of m pits with at most k
- * seeds; c = 15 is an escape: the value is in esc[], found by rank. */
-typedef struct sow_db_pack {
-    const uint8_t *nib;  /* rank r: bits 4*(r%2) .. +3 of nib[r/2] */
-    const int8_t *g;     /* by code(B) */
-    const int8_t *f;     /* by code(A) */
-    const int8_t *dict;  /* the level's values, increasing (256 slots) */
-    const uint64_t *esc; /* rank << 8 | (uint8_t)value, increasing */
-    uint64_t nesc;
-} sow_db_pack;
-
-/* The value of escaped rank r (not inline: rare, a binary search). */
-int sow_db_pack_escape_(const sow_db_pack *pk, uint64_t r);
-
-/* Entry of rank r, whose rows have codes a (own) and b (other). The
- * dict's index is taken modulo 256: a no-op on any level the encoder
- * wrote (every unescaped entry's index is a place, 0..255), and what
- * keeps a damaged g or f inside dict's 256 slots (wrong values, which the
- * file's checksum catches, never a read outside the level). */
-static inline int sow_db_pack_get(const sow_db_pack *pk, uint64_t r, uint64_t a, uint64_t b)
-{
-    unsigned c = (pk->nib[r >> 1] >> (4 * (r & 1))) & 15u;
-    if (__builtin_expect(c == 15, 0))
-        return sow_db_pack_escape_(pk, r);
-    return pk->dict[(uint8_t)(pk->g[b] + pk->f[a] + (int)c)];
-}
-
 /* The layout is public so that sow_db_probe can be inline; treat it as
  * read-only. A caller may read m, max_seeds (the largest seed count held)
  * and score_scale; the rest is the probe's:
@@ -231,10 +199,21 @@ static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
 }
 
 /* Bytes the tables of a database up to max_seeds take at one byte a
- * position, SIZE_MAX if that does not fit: an upper bound of its memory at
- * any time, building included (a level is packed only where that is
- * smaller; sow_db_size tells what an open database takes). */
+ * position, SIZE_MAX if that does not fit: an upper bound of its memory
+ * once open (a level is packed only where that is smaller; sow_db_size
+ * tells what an open database takes). */
 size_t sow_db_bytes(const sow_game *g, int max_seeds);
+
+/* The least memory a build up to max_seeds takes, SIZE_MAX if that does
+ * not fit: the levels below the top held as the build holds them (those
+ * whose files dir holds, if dir is not NULL, at their files' size; the
+ * others packed where that is smaller, at most sow_pack_bound's 1% of
+ * escapes; every one at a byte if unpacked), the top at a byte, and beside
+ * it the larger of its builder's scratch and its packed form. sow_db_open
+ * checks it; each level is checked again before its build with what is
+ * really held. A build with more room reads copies of the levels below at
+ * a byte (faster), within the budget. */
+size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked);
 
 /* Bytes the tables of db take now: its int8 levels and packed ones. */
 size_t sow_db_size(const sow_db *db);
@@ -336,8 +315,8 @@ int sow_db_dir_levels(const sow_game *g, const char *dir);
 /* The memory seed counts 0..k of g's database take once loaded from dir as
  * its files hold them (a packed level at its packed size, a byte a
  * position otherwise: the files' sizes, a header each over); 0 if dir
- * lacks one of them. A build of a higher seed count holds the lower ones
- * at a byte again while it runs (sow_db_bytes). */
+ * lacks one of them. A build of a higher seed count reads them as they
+ * are held (sow_db_build_bytes). */
 uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k);
 
 /* Reads and checks a file: header (magic, version, sizes, header checksum)

@@ -12,6 +12,7 @@
 #include "sow/error.h"
 #include "sow/game.h"
 #include "sow/index.h"
+#include "sow/packed.h"
 #include "sow/position.h"
 #include "sow/progress.h"
 
@@ -39,7 +40,11 @@ typedef struct sow_retro_job {
     const sow_game *g;
     const sow_index *ix;       /* for 2m parts */
     int k;                     /* the seed count to build */
-    const int8_t *const *tab;  /* tab[0..k-1]: complete tables */
+    const int8_t *const *tab;  /* tab[0..k-1]: complete tables, one byte an entry */
+    /* If not NULL: pack[j], where not NULL, holds level j packed instead
+     * of tab[j] (m <= 8 pits a side, not Toguz): the build then reads
+     * the same values there, and writes the same bytes. */
+    const sow_db_pack *const *pack;
     int8_t *out;               /* sow_index_count(2m, k) entries, any content */
     int threads;               /* 0: OpenMP's default */
     sow_progress_fn progress;  /* may be NULL */

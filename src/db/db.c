@@ -26,8 +26,6 @@ typedef struct sow_db_priv {
     sow_huge packed[SOW_DB_MAX_SEEDS + 1]; /* packed levels (pack.c's blob) */
     size_t packed_size[SOW_DB_MAX_SEEDS + 1];
     sow_db_pack view[SOW_DB_MAX_SEEDS + 1]; /* db->pack[k] */
-    bool saved_packed[SOW_DB_MAX_SEEDS + 1]; /* held at a byte for a build, its file
-                                               packed: read back once it ends */
     bool built[SOW_DB_MAX_SEEDS + 1];      /* computed by this open, not loaded */
     bool damaged[SOW_DB_MAX_SEEDS + 1];    /* its file is damaged: rebuilt */
     bool cut;                              /* keep_partial: cut short */
@@ -234,13 +232,17 @@ static bool held(const sow_db *db, int k)
     return db->table[k] || db->pack[k];
 }
 
-/* Can level k be packed? The combinadic index with m <= 8 pits a side
- * (sow_db_probe's fast path), and a level large enough that a packed form
- * without escapes is smaller than its bytes. */
+/* Can level k (n entries) be packed? The combinadic index with m <= 8
+ * pits a side (sow_db_probe's fast path), and a level large enough that a
+ * packed form without escapes is smaller than its bytes. */
+static bool level_packable(bool toguz, int m, int k, uint64_t n)
+{
+    return !toguz && m <= 8 && sow_pack_bytes(n, sow_pack_rows(m, k), 0) < n;
+}
+
 static bool packable(const sow_db *db, int k)
 {
-    uint64_t n = db->priv->entries[k];
-    return !db->toguz && db->m <= 8 && sow_pack_bytes(n, sow_pack_rows(db->m, k), 0) < n;
+    return level_packable(db->toguz, db->m, k, db->priv->entries[k]);
 }
 
 /* Packs int8 level k into *blob (*size bytes) if it is packable and packs
@@ -437,7 +439,58 @@ typedef struct build_state {
     double rate;  /* positions/s of the last seed count built (a large one:
                      a small one's time is mostly fixed costs) */
     int saved;    /* files written */
+    /* Copies at a byte of levels held packed, for the build to read:
+     * it reads a packed level about a quarter slower than bytes
+     * (doc/experiments.md, "A build reading packed levels"). */
+    sow_huge copy[SOW_DB_MAX_SEEDS + 1];
 } build_state;
+
+static size_t copies_bytes(const build_state *b)
+{
+    size_t sum = 0;
+    for (int j = 0; j <= SOW_DB_MAX_SEEDS; j++)
+        sum += b->copy[j].len;
+    return sum;
+}
+
+/* The levels below k as the build of k reads them (tab, pack): every one
+ * held packed at a byte if the budget has room for all their bytes beside
+ * `need` (what the build takes with the copies there are), else the one
+ * just below only (most reads are of it) if there is room for that, else
+ * none. A copy that is not decoded for want of memory leaves the level
+ * read packed. */
+static void bytes_below(sow_db *db, int k, build_state *b, size_t need,
+                        const sow_db_options *opt, const int8_t **tab,
+                        const sow_db_pack **pack)
+{
+    sow_db_priv *pv = db->priv;
+    size_t now = copies_bytes(b), all = 0;
+    for (int j = 0; j < k; j++)
+        all += db->pack[j] ? (size_t)pv->entries[j] : 0;
+    size_t one = k > 0 && db->pack[k - 1] ? (size_t)pv->entries[k - 1] : 0;
+    int from = k; /* levels from..k-1 at a byte */
+    if (!opt->memory || need - now + all <= opt->memory)
+        from = 0;
+    else if (need - now + one <= opt->memory)
+        from = k - 1;
+    for (int j = 0; j <= SOW_DB_MAX_SEEDS; j++)
+        if (j < from || j >= k || !db->pack[j])
+            sow_huge_free(&b->copy[j]);
+    for (int j = 0; j < k; j++) {
+        tab[j] = db->table[j];
+        pack[j] = db->pack[j];
+        if (j < from || !db->pack[j])
+            continue;
+        if (!b->copy[j].map) {
+            int8_t *t = (int8_t *)sow_huge_alloc((size_t)pv->entries[j], &b->copy[j]);
+            if (!t)
+                continue;
+            sow_pack_decode(db->pack[j], &db->ix, db->m, j, t);
+        }
+        tab[j] = b->copy[j].map;
+        pack[j] = NULL;
+    }
+}
 
 /* Builds seed count k (and saves it to dir, if any), unless the deadline
  * says it cannot end in time. */
@@ -453,13 +506,35 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
         if (now + (double)n / b->rate > opt->deadline)
             return cut_at(db, k, opt, "no time left to build", why, why_size);
     }
+    /* The open checked the peak it expected (sow_db_build_bytes); what is
+     * held may be more (a level from a version 1 file stays at a byte, a
+     * level with many escapes too), so the budget is checked again. Copies
+     * at a byte of the levels below come on top where there is room. */
+    size_t blob_max = packable(db, k) && (dir || !opt->unpacked) ? sow_pack_bound(g->m, k) : 0;
+    if (blob_max >= n)
+        blob_max = (size_t)n - 1;
+    size_t scratch = sow_retro_scratch_bytes(g, k);
+    size_t peak = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv) + (size_t)n +
+                  (scratch > blob_max ? scratch : blob_max);
+    if (opt->memory && peak > opt->memory) {
+        return sow_fail(why, why_size, SOW_E_NOMEM,
+            "building seed count %d needs %.2f GB (%.0f MB) with the levels held, over the "
+            "memory budget of %.2f GB (%.0f MB)", k, (double)peak / 1e9,
+            (double)peak / 1048576.0, (double)opt->memory / 1e9,
+            (double)opt->memory / 1048576.0);
+    }
     int8_t *t = (int8_t *)sow_huge_alloc((size_t)n, &pv->own[k]);
     if (!t) {
         return sow_fail(why, why_size, SOW_E_NOMEM,
             "out of memory for seed count %d (%.2f GB)", k, (double)n / 1e9);
     }
+    /* The levels below are read at a byte where there is room, else
+     * where they are held (packed). */
+    const int8_t *tab[SOW_DB_MAX_SEEDS + 1] = {0};
+    const sow_db_pack *pack[SOW_DB_MAX_SEEDS + 1] = {0};
+    bytes_below(db, k, b, peak + copies_bytes(b), opt, tab, pack);
     sow_retro_job job = {
-        .g = g, .ix = &db->ix, .k = k, .tab = db->table, .out = t,
+        .g = g, .ix = &db->ix, .k = k, .tab = tab, .pack = pack, .out = t,
         .threads = opt->threads, .progress = opt->progress,
         .progress_ctx = opt->progress_ctx, .base = b->base, .t0 = b->t0, .stop = opt->stop,
         .deadline = opt->deadline,
@@ -477,30 +552,48 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
     b->base.all_done += n;
     db->table[k] = t;
     pv->built[k] = true;
+    /* Packed (if that is smaller) for its file, and held so unless every
+     * level is to be held at a byte. */
+    sow_db_header h = {
+        .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
+        .encoding = SOW_DB_ENC_INT8_FUTURE,
+        .index = db->toguz ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC,
+        .score_scale = g->score_scale, .entries = n, .payload = n,
+    };
+    sow_huge blob = {0};
+    if (dir || !opt->unpacked) {
+        size_t max = opt->memory ? blob_max : (size_t)n - 1;
+        if ((e = encode_level(k, db, job.threads, max, &blob, &h.payload, why, why_size)))
+            return e;
+    }
+    if (blob.map)
+        h.encoding = SOW_DB_ENC_PACKED;
     if (dir) {
         char name[128];
         sow_db_file_name(g, k, name, sizeof name);
         sow_db_remove_stale_temps(dir, name);
-        sow_db_header h = {
-            .game = g->cfg.game, .m = g->m, .variant = sow_db_variant(g), .seeds = k,
-            .encoding = SOW_DB_ENC_INT8_FUTURE,
-            .index = db->toguz ? SOW_DB_IDX_TOGUZ : SOW_DB_IDX_COMBINADIC,
-            .score_scale = g->score_scale, .entries = n, .payload = n,
-        };
-        sow_huge blob = {0};
-        if ((e = encode_level(k, db, job.threads, (size_t)n - 1, &blob, &h.payload, why,
-                              why_size)) != SOW_OK)
-            return e;
-        if (blob.map)
-            h.encoding = SOW_DB_ENC_PACKED;
         e = sow_db_file_write(dir, name, &h, blob.map ? blob.map : (void *)t, why, why_size);
-        sow_huge_free(&blob);
-        if (e)
+        if (e) {
+            sow_huge_free(&blob);
             return e;
-        /* Its packed form is read back from the file once the build ends. */
-        pv->saved_packed[k] = h.encoding == SOW_DB_ENC_PACKED;
+        }
         b->saved++;
     }
+    if (blob.map && !opt->unpacked) {
+        e = sow_pack_view(blob.map, (size_t)h.payload, g->m, k, n, &pv->view[k], why, why_size);
+        assert(e == SOW_OK);
+        mprotect(blob.map, (size_t)h.payload, PROT_READ);
+        pv->packed[k] = blob;
+        pv->packed_size[k] = (size_t)h.payload;
+        db->pack[k] = &pv->view[k];
+        db->table[k] = NULL;
+        db->packed = true;
+        /* Its bytes stay for the next level's build (bytes_below). */
+        b->copy[k] = pv->own[k];
+        pv->own[k] = (sow_huge){0};
+        return SOW_OK;
+    }
+    sow_huge_free(&blob);
     mprotect(t, (size_t)n, PROT_READ);
     return SOW_OK;
 }
@@ -536,19 +629,15 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
             e = cut_at(db, k, opt, NULL, why, why_size);
         if (e)
             break;
-        /* The build reads the levels below as bytes: one that another
-         * process built meanwhile is loaded at a byte too, and held
-         * packed again with the rest once the build ends (pack_levels). */
-        sow_db_options bytes = *opt;
-        bytes.unpacked = true;
-        e = try_level(g, k, dir, &bytes, db, why, why_size);
-        if (e == SOW_OK)
-            db->priv->saved_packed[k] = true;
+        /* Another process may have built it meanwhile. */
+        e = try_level(g, k, dir, opt, db, why, why_size);
         if (e == SOW_E_MISSING)
             e = build_one(g, k, dir, opt, db, &b, why, why_size);
         unlock_file(path, lock);
     }
     *saved = b.saved;
+    for (int j = 0; j <= SOW_DB_MAX_SEEDS; j++)
+        sow_huge_free(&b.copy[j]);
     /* A cut ends the loop with SOW_OK and max_seeds lowered below k. */
     return e;
 }
@@ -571,94 +660,28 @@ void sow_db_level_copy(const sow_db *db, int k, int8_t *out)
         sow_pack_decode(db->pack[k], &db->ix, db->m, k, out);
 }
 
-/* Level k, held as int8, held packed instead if that is smaller (and,
- * with a budget, fits it while both forms are held): read back from its
- * file if this open saved it packed, else encoded. */
-static sow_err pack_level(const sow_game *g, int k, const char *dir, const sow_db_options *opt,
-                          sow_db *db, char *why, size_t why_size)
+size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked)
 {
-    sow_db_priv *pv = db->priv;
-    if (pv->saved_packed[k]) {
-        /* Its bytes go first: the file holds the level. */
-        sow_huge_free(&pv->own[k]);
-        db->table[k] = NULL;
-        return load_level(g, k, dir, opt, db, why, why_size);
+    bool toguz = g->landing == SOW_LAND_TOGUZ;
+    uint64_t below = 0, n = 0;
+    for (int k = 0; k <= max_seeds; k++) {
+        n = sow_retro_level_size(g, k);
+        if (n == UINT64_MAX)
+            return SIZE_MAX;
+        if (k == max_seeds)
+            break;
+        uint64_t held = !unpacked && level_packable(toguz, g->m, k, n)
+                            ? (uint64_t)sow_pack_bound(g->m, k) : n;
+        struct stat st;
+        if (!unpacked && dir && level_file(g, dir, k, &st))
+            held = (uint64_t)st.st_size; /* held as its file holds it */
+        below += held < n ? held : n;
     }
-    size_t used = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv);
-    size_t max = (size_t)pv->entries[k] - 1;
-    if (opt->memory)
-        max = opt->memory <= used ? 0 : opt->memory - used < max ? opt->memory - used : max;
-    uint64_t size;
-    sow_huge blob;
-    sow_err e = encode_level(k, db, opt->threads, max, &blob, &size, why, why_size);
-    if (e || !blob.map)
-        return e;
-    e = sow_pack_view(blob.map, (size_t)size, g->m, k, pv->entries[k], &pv->view[k], why,
-                      why_size);
-    assert(e == SOW_OK);
-    mprotect(blob.map, (size_t)size, PROT_READ);
-    pv->packed[k] = blob;
-    pv->packed_size[k] = (size_t)size;
-    db->pack[k] = &pv->view[k];
-    db->table[k] = NULL;
-    db->packed = true;
-    sow_db_file_unmap(&pv->map[k]);
-    sow_huge_free(&pv->own[k]);
-    return SOW_OK;
-}
-
-/* Holds packed the int8 levels that pack smaller, the smallest first,
- * each level's bytes let go once it is packed: those this open built, and
- * those it unpacked for a build (read back from their files). A level
- * loaded from a version 1 file stays at a byte: encoding it would cost
- * every process that loads it about half its build's CPU again (4.8 s
- * for Kalah(6) to 20 seeds), outside any time limit's account. The tables
- * then stay within sow_db_bytes as long as the top level is at most
- * about 45% of all the entries (the lower ones give back about 47% of
- * theirs; Kalah(6) from 14 seeds on, m pits a side from about 2.3m), and
- * always within opt->memory. Not with opt->unpacked. */
-static sow_err pack_levels(const sow_game *g, const char *dir, const sow_db_options *opt,
-                           sow_db *db, char *why, size_t why_size)
-{
-    if (opt->unpacked)
-        return SOW_OK;
-    sow_err e = SOW_OK;
-    for (int k = 0; k <= db->max_seeds && !e; k++)
-        if (db->table[k] && (db->priv->built[k] || db->priv->saved_packed[k]) &&
-            packable(db, k))
-            e = pack_level(g, k, dir, opt, db, why, why_size);
-    return e;
-}
-
-/* Before a build: the levels held packed as int8 again (the build reads
- * bytes), each one's packed form let go (its file holds it: read back
- * when the build ends), so the build holds what it held before packing. */
-static sow_err unpack_all(sow_db *db, char *why, size_t why_size)
-{
-    sow_db_priv *pv = db->priv;
-    for (int k = 0; k <= db->max_seeds; k++) {
-        if (!db->pack[k])
-            continue;
-        size_t n = (size_t)pv->entries[k];
-        int8_t *t = (int8_t *)sow_huge_alloc(n, &pv->own[k]);
-        if (!t)
-            return sow_fail(why, why_size, SOW_E_NOMEM, "out of memory for seed count %d", k);
-        sow_pack_decode(db->pack[k], &db->ix, db->m, k, t);
-        mprotect(t, n, PROT_READ);
-        sow_huge_free(&pv->packed[k]);
-        sow_db_file_unmap(&pv->map[k]);
-        db->pack[k] = NULL;
-        db->table[k] = t;
-        pv->saved_packed[k] = true;
-    }
-    db->packed = false;
-    return SOW_OK;
-}
-
-static size_t with_scratch(const sow_game *g, int max_seeds, size_t need)
-{
-    size_t s = sow_retro_scratch_bytes(g, max_seeds);
-    return need == SIZE_MAX || s > SIZE_MAX - need ? SIZE_MAX : need + s;
+    uint64_t blob = level_packable(toguz, g->m, max_seeds, n) ? sow_pack_bound(g->m, max_seeds) : 0;
+    uint64_t scratch = sow_retro_scratch_bytes(g, max_seeds);
+    uint64_t extra = scratch > blob ? scratch : blob;
+    uint64_t total = below + n + extra + sizeof(sow_db) + sizeof(sow_db_priv);
+    return total < below || total > SIZE_MAX ? SIZE_MAX : (size_t)total;
 }
 
 /* SOW_E_NOMEM with the reason if need is over opt->memory. */
@@ -705,15 +728,15 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         sow_store_resolve(g, root, fdir, sizeof fdir);
         dir = fdir;
     }
+    /* A build's peak (sow_db_build_bytes), if a level is to be built; else
+     * what the files hold (packed levels at their size), checked again
+     * for a build if one turns out to be damaged. */
     size_t need = sow_db_bytes(g, max_seeds);
-    /* A build's row lists and move tables (Toguz: its cycles' scratch), if
-     * the top seed count is to be built; else what the files hold (packed
-     * levels at their size), checked again at a byte if one turns out to
-     * need a build after all. */
+    size_t build = sow_db_build_bytes(g, max_seeds, dir, opt->unpacked);
     uint64_t files = dir ? sow_db_dir_bytes(g, dir, max_seeds) : 0; /* 0: one is missing */
-    bool scratch = files == 0;
-    if (scratch)
-        need = with_scratch(g, max_seeds, need);
+    bool building = files == 0;
+    if (building)
+        need = build;
     else if (!opt->unpacked && files < need)
         need = (size_t)files;
     sow_err e = over_budget(g, max_seeds, need, opt, why, why_size);
@@ -764,18 +787,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
             missing += sow_retro_level_size(g, k);
     } else {
         e = load_all(g, dir, opt, db, &missing, why, why_size);
-        /* A file is there but damaged: it is built, every level at a byte
-         * while the build runs. */
-        if (!e && missing && !scratch)
-            e = over_budget(g, max_seeds, with_scratch(g, max_seeds, sow_db_bytes(g, max_seeds)),
-                            opt, why, why_size);
+        /* A file is there but damaged: it is built. */
+        if (!e && missing && !building)
+            e = over_budget(g, max_seeds, build, opt, why, why_size);
     }
     if (!e && missing)
-        e = unpack_all(db, why, why_size);
-    if (!e && missing)
         e = build_missing(g, dir, opt, db, missing, &saved, why, why_size);
-    if (!e)
-        e = pack_levels(g, dir, opt, db, why, why_size);
     if (e) {
         sow_db_close(db);
         /* A folder this call made and left without a file goes again; the

@@ -388,20 +388,6 @@ sow_err sow_pack_view(const void *data, size_t size, int m, int k, uint64_t n, s
     return SOW_OK;
 }
 
-int sow_db_pack_escape_(const sow_db_pack *pk, uint64_t r)
-{
-    uint64_t lo = 0, hi = pk->nesc;
-    while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (pk->esc[mid] >> 8 <= r)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    assert(pk->nesc && pk->esc[lo] >> 8 == r);
-    return (int8_t)(uint8_t)pk->esc[lo];
-}
-
 void sow_pack_decode(const sow_db_pack *pk, const sow_index *ix, int m, int k, int8_t *out)
 {
     for (int sa = 0; sa <= k; sa++) {

@@ -272,9 +272,11 @@ static inline uint64_t mt_entry(uint64_t part, unsigned kind, unsigned t, unsign
 #define MT_PIT(x) ((int)((x) >> 56) & 0xf)
 #define MT_COUNT(x) ((int)((x) >> 60))
 
-/* The entries of the rows of rs (seed count sA) in level k. */
+/* The entries of the rows of rs (seed count sA) in level k, and beside
+ * each OVER entry in mtc the code of A' (its rank among the rows of m pits
+ * with at most k seeds), which a packed level below needs (sow/packed.h). */
 static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const rowset *rs,
-                    uint64_t *mt)
+                    uint64_t *mt, uint32_t *mtc)
 {
     int m = g->m;
     unsigned sB = (unsigned)(k - sA);
@@ -282,10 +284,12 @@ static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const
     for (uint32_t a = 0; a < rs->n; a++) {
         const uint8_t *A = rs->row[a];
         uint64_t *row = mt + (size_t)a * (size_t)m;
+        uint32_t *code = mtc + (size_t)a * (size_t)m;
         int n = 0;
         for (int i = 0; i < m; i++) {
             unsigned c = A[i];
             uint64_t e;
+            uint32_t ca = 0;
             if (!c) {
                 continue;
             } else if (!fast || (int)c > 2 * m - i) {
@@ -311,8 +315,11 @@ static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const
                     unsigned sAp = (unsigned)sA - c + (unsigned)(m - 1 - i);
                     e = sAp == 0 ? mt_entry(0, K_GEN, 0, 0)
                                  : mt_entry(row_base(ix, m, sB + t, Ap), K_OVER, t, 0);
+                    /* (truncated where m > 8: no level is packed then) */
+                    ca = (uint32_t)(row_idx(ix, m, Ap) + ix->term[m - 1][sAp]);
                 }
             }
+            code[n] = ca;
             row[n++] = e | (uint64_t)i << 56;
         }
         /* By kind: the dispatch below then meets each row's kinds in a
@@ -323,6 +330,9 @@ static void mt_fill(const sow_game *g, const sow_index *ix, int k, int sA, const
                 uint64_t t = row[l];
                 row[l] = row[l - 1];
                 row[l - 1] = t;
+                uint32_t u = code[l];
+                code[l] = code[l - 1];
+                code[l - 1] = u;
             }
         for (int j = n; j < m; j++)
             row[j] = mt_entry(0, K_NONE, 0, 0);
@@ -337,17 +347,80 @@ typedef struct bctx {
     const sow_index *ix;
     int k, m, scale;
     const int8_t *const *tab;
+    const sow_db_pack *const *pack; /* NULL, or pack[j] where level j is packed */
     int8_t *out;
     rowset *rs;     /* rs[0..k] */
     uint64_t **mt;  /* mt[sA]: rs[sA].n * m entries, level k */
+    uint32_t **mtc; /* mtc[sA]: beside them, OVER's code(A') */
 } bctx;
 
-/* A successor whose entry is fetched in phase 2: value = sign*(add + *ptr). */
+/* A successor whose entry is fetched in phase 2: value = sign*(add + e),
+ * sign = -1 if flags has CH_NEG, e = *p (int8) or, with CH_PACKED, from
+ * packed level kq (sow/packed.h): the nibble of *p that CH_HIGH says, and
+ * gf = g[code(B)] + f[code(A)] (mod 256), read while the nibble's line is
+ * on its way. 16 bytes, as
+ * before levels were read packed: a batch's children are written and
+ * read once each. No field is a char type: a store through one may alias
+ * anything, and the task's loop would then load every pointer it holds
+ * again after each child is written (a fifth slower). */
 typedef struct child {
-    const int8_t *ptr;
+    const void *p;
     int16_t add;
-    int16_t neg;
+    uint16_t flags;
+    uint16_t gf;
+    uint16_t kq;
 } child;
+enum { CH_NEG = 1, CH_PACKED = 2, CH_HIGH = 4 };
+_Static_assert(sizeof(child) == 16, "a child in 16 bytes");
+
+/* A level below k as the build reads it, copied into locals: a child's
+ * byte fields may alias anything, so pointers read through c or pk would
+ * be read again after each child is written. */
+typedef struct lowview {
+    const sow_db_pack *pk; /* NULL: tab */
+    uint16_t kq;
+    const int8_t *tab;
+    const uint8_t *nib;
+    const int8_t *g, *f;
+} lowview;
+
+static inline lowview low_view(const bctx *c, int kq, bool packed)
+{
+    const sow_db_pack *pk = packed ? c->pack[kq] : NULL;
+    if (pk)
+        return (lowview){.pk = pk, .kq = (uint16_t)kq, .nib = pk->nib, .g = pk->g, .f = pk->f};
+    return (lowview){.tab = c->tab[kq]};
+}
+
+/* The successor of rank r in level L, its rows' codes a and b. */
+static inline child view_child(lowview L, uint64_t r, uint64_t a, uint64_t b, int add, int neg)
+{
+    if (L.pk)
+        return (child){.p = L.nib + (r >> 1), .add = (int16_t)add,
+                       .flags = (uint16_t)(neg | CH_PACKED | (r & 1 ? CH_HIGH : 0)),
+                       .gf = (uint8_t)(L.g[b] + L.f[a]), .kq = L.kq};
+    return (child){.p = L.tab + r, .add = (int16_t)add, .flags = (uint16_t)neg};
+}
+
+static inline child low_child(const bctx *c, int kq, uint64_t r, uint64_t a, uint64_t b, int add,
+                              int neg)
+{
+    return view_child(low_view(c, kq, c->pack != NULL), r, a, b, add, neg);
+}
+
+/* Its entry. */
+static inline __attribute__((always_inline)) int child_entry(const bctx *c, const child *x,
+                                                             bool packed)
+{
+    if (!packed || !(x->flags & CH_PACKED))
+        return *(const int8_t *)x->p;
+    const sow_db_pack *pk = c->pack[x->kq];
+    unsigned high = (x->flags & CH_HIGH) ? 1 : 0;
+    unsigned e = (*(const uint8_t *)x->p >> (4 * high)) & 15u;
+    if (__builtin_expect(e == 15, 0))
+        return sow_db_pack_escape_(pk, 2 * (uint64_t)((const uint8_t *)x->p - pk->nib) + high);
+    return pk->dict[(uint8_t)(x->gf + e)];
+}
 
 static const int8_t zero_entry = 0;
 
@@ -372,37 +445,64 @@ static inline sow_pos board_pos(const uint8_t *A, const uint8_t *B)
     return p;
 }
 
+/* The rank of q's board and its rows' codes, the ranking unrolled for m
+ * (at most 8 where a level is packed). */
+static inline uint64_t rank_codes(const sow_index *ix, const sow_pos *q, int m, unsigned *k,
+                                  uint64_t *a, uint64_t *b)
+{
+    switch (m) {
+    case 2: return sow_index_rank_parts_m_(ix, q, k, a, b, 2);
+    case 3: return sow_index_rank_parts_m_(ix, q, k, a, b, 3);
+    case 4: return sow_index_rank_parts_m_(ix, q, k, a, b, 4);
+    case 5: return sow_index_rank_parts_m_(ix, q, k, a, b, 5);
+    case 6: return sow_index_rank_parts_m_(ix, q, k, a, b, 6);
+    case 7: return sow_index_rank_parts_m_(ix, q, k, a, b, 7);
+    default: return sow_index_rank_parts_m_(ix, q, k, a, b, m);
+    }
+}
+
 /* The general path for one move: the rules code and a full rank. */
 static child gen_child(const bctx *c, const sow_pos *p, int i)
 {
     const sow_game *g = c->g;
     sow_pos q = *p;
     sow_i_make(g, &q, (sow_move)i);
-    child x = {.neg = (q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH) ? 1 : 0};
+    child x = {.flags = (q.b[SOW_B_FLAGS] & SOW_FLAG_NORTH) ? CH_NEG : 0};
     if (sow_i_over(g, &q)) {
-        x.ptr = &zero_entry;
+        x.p = &zero_entry;
         x.add = (int16_t)sow_i_terminal_score(g, &q);
         return x;
     }
     unsigned kq;
-    uint64_t rq = sow_index_rank_pos(c->ix, &q, &kq);
-    assert((int)kq <= c->k);
-    x.ptr = ((int)kq < c->k ? c->tab[kq] : c->out) + rq;
-    x.add = (int16_t)((q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE]) * c->scale);
+    int add = (q.b[SOW_B_STORE] - q.b[SOW_HALF + SOW_B_STORE]) * c->scale;
+    if (c->pack) {
+        uint64_t a, b;
+        uint64_t rq = rank_codes(c->ix, &q, c->m, &kq, &a, &b);
+        assert((int)kq <= c->k);
+        if ((int)kq < c->k)
+            return low_child(c, (int)kq, rq, a, b, add, x.flags);
+        x.p = c->out + rq;
+    } else {
+        uint64_t rq = sow_index_rank_pos(c->ix, &q, &kq);
+        assert((int)kq <= c->k);
+        x.p = ((int)kq < c->k ? c->tab[kq] : c->out) + rq;
+    }
+    x.add = (int16_t)add;
     return x;
 }
 
 /* Phase 2: read the entries of a batch and store each position's value. */
-static void batch_finish(const bctx *c, batch *bt)
+static inline __attribute__((always_inline)) void batch_finish(const bctx *c, batch *bt,
+                                                               bool packed)
 {
     for (int b = 0; b < bt->n; b++) {
         int best = INT_MIN;
         for (int j = 0; j < bt->nch[b]; j++) {
             const child *x = &bt->ch[b][j];
-            int v = *x->ptr;
+            int v = child_entry(c, x, packed);
             assert(v != SOW_RETRO_UNSET);
             v += x->add;
-            if (x->neg)
+            if (x->flags & CH_NEG)
                 v = -v;
             if (v > best)
                 best = v;
@@ -421,7 +521,7 @@ static child slow_child(const bctx *c, const uint8_t *A, const uint8_t *B, int s
     if ((x >> 40 & 0xf) == K_CAPT) {
         unsigned o = (unsigned)(x >> 48) & 0xff, bo = B[o];
         if (!bo && !c->g->capture_empty) /* no capture: a plain same-level move */
-            return (child){.ptr = same + (x & PART_MASK), .add = 0, .neg = 1};
+            return (child){.p = same + (x & PART_MASK), .add = 0, .flags = CH_NEG};
         /* The capture: 1 + bo seeds stored, the landing pit r and B's pit
          * o emptied; successor (B'', A''), unless a row is left empty
          * (maybe the end: the rules code). */
@@ -433,8 +533,11 @@ static child slow_child(const bctx *c, const uint8_t *A, const uint8_t *B, int s
             App[i] = 0;
             for (int j = i + 1; j < r; j++)
                 App[j]++;
-            return (child){.ptr = c->tab[k - 1 - (int)bo] + idxBo[o] + row_base(c->ix, m, sBq, App),
-                           .add = (int16_t)(-(int)(1 + bo) * c->scale), .neg = 1};
+            const uint64_t *term = c->ix->term[m - 1];
+            return low_child(c, k - 1 - (int)bo, idxBo[o] + row_base(c->ix, m, sBq, App),
+                             idxBo[o] + term[sBq],
+                             c->pack ? row_idx(c->ix, m, App) + term[sA - 1] : 0,
+                             -(int)(1 + bo) * c->scale, 1);
         }
     }
     sow_pos p = board_pos(A, B);
@@ -443,7 +546,8 @@ static child slow_child(const bctx *c, const uint8_t *A, const uint8_t *B, int s
 
 /* Every position (A, B) of level k with A in the rows a0 .. a1-1 of
  * rs[sA] (one potential group) and B row b of rs[sB]. */
-static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b, batch *bt)
+static inline __attribute__((always_inline)) void
+run_task_(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b, batch *bt, bool packed)
 {
     const sow_game *g = c->g;
     int m = c->m, k = c->k;
@@ -467,15 +571,15 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
             for (int i = 0; i < m; i++)
                 if (A[i]) {
                     bt->ch[bt->n][n] = gen_child(c, &p, i);
-                    __builtin_prefetch(bt->ch[bt->n][n].ptr);
+                    __builtin_prefetch(bt->ch[bt->n][n].p);
                     n++;
                 }
             bt->nch[bt->n] = n;
             bt->rank[bt->n++] = r;
             if (bt->n == BATCH)
-                batch_finish(c, bt);
+                batch_finish(c, bt, packed);
         }
-        batch_finish(c, bt);
+        batch_finish(c, bt, packed);
         return;
     }
 
@@ -485,8 +589,14 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
     const uint32_t *idxBt = RB->plus + (size_t)b * (size_t)m; /* [t - 1], t = 1..m */
     const uint32_t *idxBo = RB->zero + (size_t)b * (size_t)m;     /* [o] */
     const int8_t *same = c->out + idxB;
-    const int8_t *low = c->tab[k - 1];
     const uint64_t *mt = c->mt[sA];
+    const uint32_t *mtc = c->mtc[sA];
+    /* For a packed level below: the codes of the rows (sow/packed.h), a
+     * row's idx plus the count of the rows of fewer seeds. */
+    const uint64_t *term = c->ix->term[m - 1];
+    uint64_t codeB = idxB + term[sB], codeA1 = term[sA - 1];
+    const lowview L1 = low_view(c, k - 1, packed);
+    const int scale = c->scale;
 
     for (uint32_t a = a0; a < a1; a++) {
         const uint64_t *e = mt + (size_t)a * (size_t)m;
@@ -498,29 +608,43 @@ static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b
             unsigned kind = (unsigned)(x >> 40) & 0xf;
             switch (kind) {
             case K_SAME:
-                ch[j] = (child){.ptr = same + part, .add = 0, .neg = 1};
+                ch[j] = (child){.p = same + part, .add = 0, .flags = CH_NEG};
                 break;
             case K_STORE:
-                ch[j] = (child){.ptr = low + part + baseB1, .add = (int16_t)c->scale, .neg = 0};
+                ch[j] = view_child(L1, part + baseB1, part + codeA1, codeB, scale, 0);
                 break;
-            case K_OVER:
-                ch[j] = (child){.ptr = low + idxBt[((x >> 44) & 0xf) - 1] + part,
-                                .add = (int16_t)-c->scale, .neg = 1};
+            case K_OVER: {
+                unsigned t = (unsigned)(x >> 44) & 0xf;
+                uint64_t own = idxBt[t - 1];
+                ch[j] = view_child(L1, own + part, own + term[sB + (int)t],
+                                   mtc[(size_t)a * (size_t)m + (size_t)j], -scale, 1);
                 break;
+            }
             default:
                 ch[j] = slow_child(c, RA->row[a], B, sA, MT_PIT(x), x, idxBo, same);
                 break;
             }
-            __builtin_prefetch(ch[j].ptr);
+            __builtin_prefetch(ch[j].p);
         }
         bt->nch[bt->n] = n;
         bt->rank[bt->n] = RA->idx[a] + baseB;
         __builtin_prefetch(c->out + bt->rank[bt->n], 1);
         bt->n++;
         if (bt->n == BATCH)
-            batch_finish(c, bt);
+            batch_finish(c, bt, packed);
     }
-    batch_finish(c, bt);
+    batch_finish(c, bt, packed);
+}
+
+/* The task, compiled twice: with no level below packed (c->pack NULL),
+ * the reads are those of the int8 build, with no test of a child's form
+ * (reading them packed costs a quarter more: doc/experiments.md). */
+static void run_task(const bctx *c, int sA, uint32_t a0, uint32_t a1, uint32_t b, batch *bt)
+{
+    if (c->pack)
+        run_task_(c, sA, a0, a1, b, bt, true);
+    else
+        run_task_(c, sA, a0, a1, b, bt, false);
 }
 
 /* ---- The level ----------------------------------------------------------- */
@@ -533,8 +657,12 @@ static void free_tables(bctx *c, int k)
     if (c->mt)
         for (int s = 0; s <= k; s++)
             free(c->mt[s]);
+    if (c->mtc)
+        for (int s = 0; s <= k; s++)
+            free(c->mtc[s]);
     free(c->rs);
     free(c->mt);
+    free(c->mtc);
 }
 
 size_t sow_retro_scratch_bytes(const sow_game *g, int k)
@@ -543,7 +671,7 @@ size_t sow_retro_scratch_bytes(const sow_game *g, int k)
         return sow_retro_toguz_scratch(g, k);
     /* rowsets and move tables of every seed count <= k */
     uint64_t rows = sow_index_count(g->m + 1, k); /* rows of <= k seeds */
-    uint64_t per_row = ROW_BYTES + 4 + 16 + 16 * (uint64_t)g->m;
+    uint64_t per_row = ROW_BYTES + 4 + 16 + 20 * (uint64_t)g->m;
     return (size_t)(rows * per_row + (uint64_t)(k + 1) * (uint64_t)(k * g->m + 2) * 4);
 }
 
@@ -552,13 +680,20 @@ sow_err sow_retro_build(const sow_retro_job *job)
     const sow_game *g = job->g;
     if (sow_retro_supported(g) != SOW_OK)
         return SOW_E_ARG;
+    int k = job->k, m = g->m;
+    if (job->pack && k > 0 && (g->landing == SOW_LAND_TOGUZ || m > 8))
+        for (int j = 0; j < k; j++)
+            if (job->pack[j])
+                return SOW_E_ARG; /* levels of these are never packed (sow/packed.h) */
     if (g->landing == SOW_LAND_TOGUZ)
         return sow_retro_build_toguz(job);
-    int k = job->k, m = g->m;
     if (k < 0 || k > sow_retro_max_seeds(g) || job->ix->parts != 2 * m)
         return SOW_E_ARG;
     bctx c = {.g = g, .ix = job->ix, .k = k, .m = m, .scale = g->score_scale,
               .tab = job->tab, .out = job->out};
+    for (int j = 0; job->pack && j < k; j++)
+        if (job->pack[j])
+            c.pack = job->pack; /* some level below is packed */
     uint64_t n = sow_index_count(2 * m, k);
     int threads = job->threads > 0 ? job->threads : omp_get_max_threads();
     /* One barrier per potential: a level with few positions per
@@ -570,7 +705,8 @@ sow_err sow_retro_build(const sow_retro_job *job)
 
     c.rs = calloc((size_t)k + 1, sizeof *c.rs);
     c.mt = calloc((size_t)k + 1, sizeof *c.mt);
-    if (!c.rs || !c.mt) {
+    c.mtc = calloc((size_t)k + 1, sizeof *c.mtc);
+    if (!c.rs || !c.mt || !c.mtc) {
         free_tables(&c, k);
         return SOW_E_NOMEM;
     }
@@ -578,12 +714,13 @@ sow_err sow_retro_build(const sow_retro_job *job)
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int s = 0; s <= k; s++) {
         if (!rowset_init(&c.rs[s], m, s) ||
-            !(c.mt[s] = malloc((size_t)c.rs[s].n * (size_t)m * sizeof(uint64_t)))) {
+            !(c.mt[s] = malloc((size_t)c.rs[s].n * (size_t)m * sizeof(uint64_t))) ||
+            !(c.mtc[s] = malloc((size_t)c.rs[s].n * (size_t)m * sizeof(uint32_t)))) {
             __atomic_store_n(&nomem, 1, __ATOMIC_RELAXED);
             continue;
         }
         rowset_level(c.ix, m, k, s, &c.rs[s]);
-        mt_fill(g, c.ix, k, s, &c.rs[s], c.mt[s]);
+        mt_fill(g, c.ix, k, s, &c.rs[s], c.mt[s], c.mtc[s]);
     }
     if (nomem) {
         free_tables(&c, k);
