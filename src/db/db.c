@@ -670,12 +670,12 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
             return SIZE_MAX;
         if (k == max_seeds)
             break;
-        uint64_t held = !unpacked && level_packable(toguz, g->m, k, n)
+        uint64_t size = !unpacked && level_packable(toguz, g->m, k, n)
                             ? (uint64_t)sow_pack_bound(g->m, k) : n;
         struct stat st;
         if (!unpacked && dir && level_file(g, dir, k, &st))
-            held = (uint64_t)st.st_size; /* held as its file holds it */
-        below += held < n ? held : n;
+            size = (uint64_t)st.st_size; /* held as its file holds it */
+        below += size < n ? size : n;
     }
     uint64_t blob = level_packable(toguz, g->m, max_seeds, n) ? sow_pack_bound(g->m, max_seeds) : 0;
     uint64_t scratch = sow_retro_scratch_bytes(g, max_seeds);

@@ -51,6 +51,16 @@
  * Batches. Successor entries are read in two phases over a batch of
  * positions: first every successor's address is computed and prefetched,
  * then the entries are read, so the misses of a batch overlap.
+ *
+ * Packed levels. A level below k may be given packed (sow/packed.h: the
+ * entry is dict[g[code(B)] + f[code(A)] + nibble]), which the database
+ * does when the memory budget has no room for it at a byte. A successor
+ * there needs its rows' codes besides its rank; code(row) = idx(row) plus
+ * the rows of fewer seeds, term[m-1][s], so: STORE's from the table's part
+ * and the unit's B, OVER's from idxBt and a second table beside the move
+ * table (code(A')), a capture's from its rows, the general path's from
+ * the ranking. The task is compiled with and without packed levels below,
+ * so that a build reading bytes pays nothing for them.
  */
 #include <limits.h>
 #include <omp.h>
