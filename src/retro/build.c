@@ -368,9 +368,8 @@ typedef struct bctx {
  * sign = -1 if flags has CH_NEG, e = *p (int8) or, with CH_PACKED, from
  * packed level kq (sow/packed.h): the nibble of *p that CH_HIGH says, and
  * gf = g[code(B)] + f[code(A)] (mod 256), read while the nibble's line is
- * on its way. 16 bytes, as
- * before levels were read packed: a batch's children are written and
- * read once each. No field is a char type: a store through one may alias
+ * on its way. 16 bytes, as before levels were read packed: a batch's
+ * children are written and read once each. No field is a char type: a store through one may alias
  * anything, and the task's loop would then load every pointer it holds
  * again after each child is written (a fifth slower). */
 typedef struct child {
@@ -383,9 +382,8 @@ typedef struct child {
 enum { CH_NEG = 1, CH_PACKED = 2, CH_HIGH = 4 };
 _Static_assert(sizeof(child) == 16, "a child in 16 bytes");
 
-/* A level below k as the build reads it, copied into locals: a child's
- * byte fields may alias anything, so pointers read through c or pk would
- * be read again after each child is written. */
+/* A level below k as the build reads it, its pointers copied into one
+ * local value that the task's loop keeps in registers. */
 typedef struct lowview {
     const sow_db_pack *pk; /* NULL: tab */
     uint16_t kq;
