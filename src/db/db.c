@@ -245,6 +245,18 @@ static bool packable(const sow_db *db, int k)
     return level_packable(db->toguz, db->m, k, db->priv->entries[k]);
 }
 
+/* What building level k (n entries) takes beside the tables: the larger
+ * of its builder's scratch and, if it is packed (packs), its packed form
+ * at most (sow_pack_bound, under n). */
+static size_t level_extra(const sow_game *g, int k, uint64_t n, bool packs)
+{
+    size_t blob = packs ? sow_pack_bound(g->m, k) : 0;
+    if (packs && blob >= n)
+        blob = (size_t)n - 1;
+    size_t scratch = sow_retro_scratch_bytes(g, k);
+    return scratch > blob ? scratch : blob;
+}
+
 /* Packs int8 level k into *blob (*size bytes) if it is packable and packs
  * into at most max_size bytes; else leaves *blob empty. */
 static sow_err encode_level(int k, const sow_db *db, int threads, size_t max_size,
@@ -510,12 +522,9 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
      * held may be more (a level from a version 1 file stays at a byte, a
      * level with many escapes too), so the budget is checked again. Copies
      * at a byte of the levels below come on top where there is room. */
-    size_t blob_max = packable(db, k) && (dir || !opt->unpacked) ? sow_pack_bound(g->m, k) : 0;
-    if (blob_max >= n)
-        blob_max = (size_t)n - 1;
-    size_t scratch = sow_retro_scratch_bytes(g, k);
+    bool packs = packable(db, k) && (dir || !opt->unpacked);
     size_t peak = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv) + (size_t)n +
-                  (scratch > blob_max ? scratch : blob_max);
+                  level_extra(g, k, n, packs);
     if (opt->memory && peak > opt->memory) {
         return sow_fail(why, why_size, SOW_E_NOMEM,
             "building seed count %d needs %.2f GB (%.0f MB) with the levels held, over the "
@@ -562,7 +571,10 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
     };
     sow_huge blob = {0};
     if (dir || !opt->unpacked) {
-        size_t max = opt->memory ? blob_max : (size_t)n - 1;
+        /* Under a budget, no larger than the peak counted it. */
+        size_t max = (size_t)n - 1;
+        if (opt->memory && sow_pack_bound(g->m, k) < max)
+            max = sow_pack_bound(g->m, k);
         if ((e = encode_level(k, db, job.threads, max, &blob, &h.payload, why, why_size)))
             return e;
     }
@@ -677,9 +689,7 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
             size = (uint64_t)st.st_size; /* held as its file holds it */
         below += size < n ? size : n;
     }
-    uint64_t blob = level_packable(toguz, g->m, max_seeds, n) ? sow_pack_bound(g->m, max_seeds) : 0;
-    uint64_t scratch = sow_retro_scratch_bytes(g, max_seeds);
-    uint64_t extra = scratch > blob ? scratch : blob;
+    uint64_t extra = level_extra(g, max_seeds, n, level_packable(toguz, g->m, max_seeds, n));
     uint64_t total = below + n + extra + sizeof(sow_db) + sizeof(sow_db_priv);
     return total < below || total > SIZE_MAX ? SIZE_MAX : (size_t)total;
 }
@@ -732,11 +742,10 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
      * what the files hold (packed levels at their size), checked again
      * for a build if one turns out to be damaged. */
     size_t need = sow_db_bytes(g, max_seeds);
-    size_t build = sow_db_build_bytes(g, max_seeds, dir, opt->unpacked);
     uint64_t files = dir ? sow_db_dir_bytes(g, dir, max_seeds) : 0; /* 0: one is missing */
     bool building = files == 0;
     if (building)
-        need = build;
+        need = sow_db_build_bytes(g, max_seeds, dir, opt->unpacked);
     else if (!opt->unpacked && files < need)
         need = (size_t)files;
     sow_err e = over_budget(g, max_seeds, need, opt, why, why_size);
@@ -789,7 +798,8 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         e = load_all(g, dir, opt, db, &missing, why, why_size);
         /* A file is there but damaged: it is built. */
         if (!e && missing && !building)
-            e = over_budget(g, max_seeds, build, opt, why, why_size);
+            e = over_budget(g, max_seeds, sow_db_build_bytes(g, max_seeds, dir, opt->unpacked),
+                            opt, why, why_size);
     }
     if (!e && missing)
         e = build_missing(g, dir, opt, db, missing, &saved, why, why_size);
