@@ -83,15 +83,17 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
     if (p->db_grow_seeds) {
         assert_true(p->db_seeds > 0 && p->db_grow_seeds > p->db_seeds);
         assert_true(p->db_grow_seeds < p->board_seeds);
-        assert_true(sow_db_bytes(g, p->db_grow_seeds) <= p->db_budget);
+        assert_true(sow_db_build_bytes(g, p->db_grow_seeds, p->limits.db_dir, false) <=
+                    p->db_budget);
     }
     if (p->db_seeds > 0) {
-        /* As held: what the folder's files take when it holds them all. */
-        uint64_t bytes = sow_db_bytes(g, p->db_seeds);
+        /* While it opens: what the folder's files take when it holds them
+         * all, else the build's peak. */
+        uint64_t bytes = sow_db_build_bytes(g, p->db_seeds, p->limits.db_dir, false);
         if (p->limits.db_dir && p->db_files >= p->db_seeds) {
             uint64_t files = sow_db_dir_bytes(g, p->limits.db_dir, p->db_seeds);
-            if (files && files < bytes)
-                bytes = files;
+            if (files)
+                bytes = files < sow_db_bytes(g, p->db_seeds) ? files : sow_db_bytes(g, p->db_seeds);
         }
         assert_int_equal(p->db_bytes, bytes);
         assert_int_equal(p->db_budget, p->limits.memory - p->tt_mb * MB -

@@ -206,7 +206,8 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
 
 /* The least memory a build up to max_seeds takes, SIZE_MAX if that does
  * not fit: the levels below the top held as the build holds them (those
- * whose files dir holds, if dir is not NULL, at their files' size; the
+ * whose files dir holds, if dir is not NULL, at their files' size (dir a
+ * folder or a store: its folder for g's family); the
  * others packed where that is smaller, at most sow_pack_bound's 1% of
  * escapes; every one at a byte if unpacked), the top at a byte, and beside
  * it the larger of its builder's scratch and its packed form. sow_db_open

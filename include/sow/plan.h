@@ -74,9 +74,10 @@ typedef struct sow_plan {
     int board_seeds;         /* seeds in the pits of the position */
     size_t tt_mb;            /* transposition table, MB */
     int db_seeds;            /* database up to this many seeds; 0: none */
-    uint64_t db_bytes;       /* its tables as held: the files' sizes when the
-                                folder holds them (packed levels: about half),
-                                else a byte a position (sow_db_bytes) */
+    uint64_t db_bytes;       /* its memory while it opens: the files' sizes
+                                when the folder holds them (packed levels:
+                                about half), else the build's peak
+                                (sow_db_build_bytes) */
     int db_files;            /* with db_dir: its files hold every seed count
                                 0..db_files (sow_db_dir_levels); -1: none */
     uint64_t db_budget;      /* what the database build may use: memory - table -

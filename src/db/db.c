@@ -674,6 +674,11 @@ void sow_db_level_copy(const sow_db *db, int k, int8_t *out)
 
 size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked)
 {
+    char fdir[4096];
+    if (dir) { /* a store: its folder for g's family */
+        sow_store_resolve(g, dir, fdir, sizeof fdir);
+        dir = fdir;
+    }
     bool toguz = g->landing == SOW_LAND_TOGUZ;
     uint64_t below = 0, n = 0;
     for (int k = 0; k <= max_seeds; k++) {

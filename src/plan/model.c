@@ -178,9 +178,11 @@ uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k
     return plan_room_beside(g, lim, plan_table_mb(g, lim, board, k));
 }
 
-/* The memory a k-seed database takes once opened: what the folder's files
- * hold (packed levels at their size) when it holds seed counts 0..k
- * (have >= k), else a byte a position (a build holds every level so). */
+/* The memory a k-seed database takes while it opens: what the folder's
+ * files hold (packed levels at their size) when it holds seed counts 0..k
+ * (have >= k), else the build's peak (sow_db_build_bytes: the levels
+ * below held packed, the top one at a byte and its scratch), which is also
+ * what the open checks against its budget. */
 uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k, int have)
 {
     size_t bytes = sow_db_bytes(g, k);
@@ -188,10 +190,11 @@ uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k, int have)
         return UINT64_MAX;
     if (k <= have && lim->db_dir) {
         uint64_t files = sow_db_dir_bytes(g, lim->db_dir, k);
-        if (files && files < bytes)
-            return files;
+        if (files)
+            return files < bytes ? files : bytes;
     }
-    return bytes;
+    size_t build = sow_db_build_bytes(g, k, lim->db_dir, false);
+    return build == SIZE_MAX ? UINT64_MAX : build;
 }
 
 /* Does a k-seed database fit beside its table and the search (the folder
@@ -218,15 +221,14 @@ double plan_mib(uint64_t bytes)
     return (double)bytes / (double)MB;
 }
 
-/* The memory a k-seed database of a game that cycles needs in all: its
- * tables, the builder's scratch (unless the folder holds level k: `have`
- * is the largest seed count up to which it holds every file), the table
- * and the search. */
+/* The memory a k-seed database of a game that cycles needs in all: the
+ * database while it opens (plan_db_hold: with its build's scratch unless
+ * the folder holds level k; `have` is the largest seed count up to which
+ * it holds every file), the table and the search. */
 uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k, int have)
 {
-    size_t bytes = sow_db_bytes(g, k);
-    if (bytes == SIZE_MAX)
+    uint64_t bytes = plan_db_hold(g, lim, k, have);
+    if (bytes == UINT64_MAX)
         return UINT64_MAX;
-    return (uint64_t)bytes + (k > have ? sow_retro_scratch_bytes(g, k) : 0) +
-           plan_beside_db(g, lim, board, k);
+    return bytes + plan_beside_db(g, lim, board, k);
 }

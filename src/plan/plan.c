@@ -90,9 +90,10 @@ static int grow_limit(const sow_game *g, const sow_limits *lim, int board, int k
     int best = 0;
     for (int j = k + 1; j <= kmax; j++) {
         /* Building it takes its scratch too (a faster build rate made the
-         * growth jump to the limit, where the scratch did not fit). */
-        size_t bytes = sow_db_bytes(g, j);
-        if (bytes == SIZE_MAX || bytes + sow_retro_scratch_bytes(g, j) > room)
+         * growth jump to the limit, where the scratch did not fit): the
+         * build's peak, the levels below j as the folder will hold them. */
+        size_t bytes = sow_db_build_bytes(g, j, lim->db_dir, false);
+        if (bytes == SIZE_MAX || bytes > room)
             break;
         best = j;
     }
@@ -453,8 +454,7 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
     /* Levels the folder holds cost no build and no scratch. */
     for (int j = 1; j <= kmax; j++) {
         uint64_t bytes = plan_db_hold(g, P, j, have);
-        if (bytes == UINT64_MAX ||
-            bytes + (g->cycles && j > have ? sow_retro_scratch_bytes(g, j) : 0) > room ||
+        if (bytes == UINT64_MAX || bytes > room ||
             plan_missing_build_seconds(g, P->threads, j, have) > budget)
             break;
         k = j;
