@@ -216,6 +216,12 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  * a byte (faster), within the budget. */
 size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked);
 
+/* What sow_db_open up to max_seeds checks against its budget, SIZE_MAX if
+ * that does not fit: when dir (a folder or a store) holds every level,
+ * what the files hold (packed levels at their size; every level at a
+ * byte if unpacked), else the build's least (sow_db_build_bytes). */
+size_t sow_db_open_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked);
+
 /* Bytes the tables of db take now: its int8 levels and packed ones. */
 size_t sow_db_size(const sow_db *db);
 

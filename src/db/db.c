@@ -245,14 +245,20 @@ static bool packable(const sow_db *db, int k)
     return level_packable(db->toguz, db->m, k, db->priv->entries[k]);
 }
 
+/* The most a budgeted build lets level k (n entries) take packed: its
+ * escapes within sow_pack_bound, and under n (else it stays at a byte). */
+static size_t packed_max(const sow_game *g, int k, uint64_t n)
+{
+    size_t bound = sow_pack_bound(g->m, k);
+    return bound < n ? bound : (size_t)n - 1;
+}
+
 /* What building level k (n entries) takes beside the tables: the larger
  * of its builder's scratch and, if it is packed (packs), its packed form
- * at most (sow_pack_bound, under n). */
+ * at most (packed_max). */
 static size_t level_extra(const sow_game *g, int k, uint64_t n, bool packs)
 {
-    size_t blob = packs ? sow_pack_bound(g->m, k) : 0;
-    if (packs && blob >= n)
-        blob = (size_t)n - 1;
+    size_t blob = packs ? packed_max(g, k, n) : 0;
     size_t scratch = sow_retro_scratch_bytes(g, k);
     return scratch > blob ? scratch : blob;
 }
@@ -572,9 +578,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
     sow_huge blob = {0};
     if (dir || !opt->unpacked) {
         /* Under a budget, no larger than the peak counted it. */
-        size_t max = (size_t)n - 1;
-        if (opt->memory && sow_pack_bound(g->m, k) < max)
-            max = sow_pack_bound(g->m, k);
+        size_t max = opt->memory ? packed_max(g, k, n) : (size_t)n - 1;
         if ((e = encode_level(k, db, job.threads, max, &blob, &h.payload, why, why_size)))
             return e;
     }
@@ -699,6 +703,25 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
     return total < below || total > SIZE_MAX ? SIZE_MAX : (size_t)total;
 }
 
+/* What sow_db_open needs (sow_db_open_bytes); *building: a level is
+ * missing from dir (or there is no dir). */
+static size_t open_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked,
+                         bool *building)
+{
+    size_t bytes = sow_db_bytes(g, max_seeds);
+    uint64_t files = dir ? sow_db_dir_bytes(g, dir, max_seeds) : 0; /* 0: one is missing */
+    *building = files == 0;
+    if (*building)
+        return sow_db_build_bytes(g, max_seeds, dir, unpacked);
+    return !unpacked && files < bytes ? (size_t)files : bytes;
+}
+
+size_t sow_db_open_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked)
+{
+    bool building;
+    return open_bytes(g, max_seeds, dir, unpacked, &building);
+}
+
 /* SOW_E_NOMEM with the reason if need is over opt->memory. */
 static sow_err over_budget(const sow_game *g, int max_seeds, size_t need,
                            const sow_db_options *opt, char *why, size_t why_size)
@@ -743,16 +766,9 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         sow_store_resolve(g, root, fdir, sizeof fdir);
         dir = fdir;
     }
-    /* A build's peak (sow_db_build_bytes), if a level is to be built; else
-     * what the files hold (packed levels at their size), checked again
-     * for a build if one turns out to be damaged. */
-    size_t need = sow_db_bytes(g, max_seeds);
-    uint64_t files = dir ? sow_db_dir_bytes(g, dir, max_seeds) : 0; /* 0: one is missing */
-    bool building = files == 0;
-    if (building)
-        need = sow_db_build_bytes(g, max_seeds, dir, opt->unpacked);
-    else if (!opt->unpacked && files < need)
-        need = (size_t)files;
+    /* Checked again for a build if a file turns out to be damaged. */
+    bool building;
+    size_t need = open_bytes(g, max_seeds, dir, opt->unpacked, &building);
     sow_err e = over_budget(g, max_seeds, need, opt, why, why_size);
     if (e)
         return e;

@@ -92,13 +92,13 @@ uint64_t plan_room_beside(const sow_game *g, const sow_limits *lim, size_t tt_mb
 /* The memory a k-seed database may take beside its table and the search. */
 uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k);
 /* Does a k-seed database fit beside its table and the search? */
-bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k, int have);
-uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k, int have);
+bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k);
+uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k);
 /* The next step from a k-seed database towards `limit`. */
 int plan_grow_step(const sow_game *g, int k, int limit);
 /* Bytes in MB, for the reasons' text. */
 double plan_mib(uint64_t bytes);
 /* The memory a k-seed database of a game that cycles needs in all. */
-uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k, int have);
+uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k);
 
 #endif

@@ -178,30 +178,21 @@ uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k
     return plan_room_beside(g, lim, plan_table_mb(g, lim, board, k));
 }
 
-/* The memory a k-seed database takes while it opens: what the folder's
- * files hold (packed levels at their size) when it holds seed counts 0..k
- * (have >= k), else the build's peak (sow_db_build_bytes: the levels
- * below held packed, the top one at a byte and its scratch), which is also
- * what the open checks against its budget. */
-uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k, int have)
+/* The memory a k-seed database takes while it opens, the figure the open
+ * checks against its budget (sow_db_open_bytes): what the folder's files
+ * hold (packed levels at their size) when it holds seed counts 0..k, else
+ * the build's peak (the levels below held packed, the top one at a byte
+ * and its scratch). */
+uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k)
 {
-    size_t bytes = sow_db_bytes(g, k);
-    if (bytes == SIZE_MAX)
-        return UINT64_MAX;
-    if (k <= have && lim->db_dir) {
-        uint64_t files = sow_db_dir_bytes(g, lim->db_dir, k);
-        if (files)
-            return files < bytes ? files : bytes;
-    }
-    size_t build = sow_db_build_bytes(g, k, lim->db_dir, false);
-    return build == SIZE_MAX ? UINT64_MAX : build;
+    size_t bytes = sow_db_open_bytes(g, k, lim->db_dir, false);
+    return bytes == SIZE_MAX ? UINT64_MAX : bytes;
 }
 
-/* Does a k-seed database fit beside its table and the search (the folder
- * holds 0..have)? */
-bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k, int have)
+/* Does a k-seed database fit beside its table and the search? */
+bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k)
 {
-    uint64_t bytes = plan_db_hold(g, lim, k, have);
+    uint64_t bytes = plan_db_hold(g, lim, k);
     return bytes != UINT64_MAX && bytes <= plan_db_room(g, lim, board, k);
 }
 
@@ -223,11 +214,10 @@ double plan_mib(uint64_t bytes)
 
 /* The memory a k-seed database of a game that cycles needs in all: the
  * database while it opens (plan_db_hold: with its build's scratch unless
- * the folder holds level k; `have` is the largest seed count up to which
- * it holds every file), the table and the search. */
-uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k, int have)
+ * the folder holds every level), the table and the search. */
+uint64_t plan_cycle_need(const sow_game *g, const sow_limits *lim, int board, int k)
 {
-    uint64_t bytes = plan_db_hold(g, lim, k, have);
+    uint64_t bytes = plan_db_hold(g, lim, k);
     if (bytes == UINT64_MAX)
         return UINT64_MAX;
     return bytes + plan_beside_db(g, lim, board, k);

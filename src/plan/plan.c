@@ -60,13 +60,13 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, 
     double best_cost = plan_search_cost(g, board, 0, lim->threads, lim->value_only);
     double no_db = best_cost;
     for (int k = 1; k <= kmax; k++) {
-        uint64_t bytes = plan_db_hold(g, lim, k, have);
+        uint64_t bytes = plan_db_hold(g, lim, k);
         if (bytes == UINT64_MAX || bytes > lim->memory)
             break;
         double build = plan_missing_build_seconds(g, lim->threads, k, have);
         if (build > build_max || build >= no_db)
             break;
-        if (!plan_fits(g, lim, board, k, have))
+        if (!plan_fits(g, lim, board, k))
             continue;
         double cost = build + plan_search_cost(g, board, k, lim->threads, lim->value_only);
         if (cost < best_cost) {
@@ -136,7 +136,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
 {
     int board = out->board_seeds, best = 0, have = out->db_files;
     int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
-    uint64_t need = plan_cycle_need(g, lim, board, kmax, have);
+    uint64_t need = plan_cycle_need(g, lim, board, kmax);
     double t_all =
         need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
@@ -150,7 +150,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     }
     double secs = 0;
     for (int k = 1; k <= kmax; k++) {
-        if (plan_cycle_need(g, lim, board, k, have) > lim->memory)
+        if (plan_cycle_need(g, lim, board, k) > lim->memory)
             break;
         double t = plan_missing_build_seconds(g, lim->threads, k, have);
         if (t > CYCLE_BUILD_SECONDS || t > build_max)
@@ -196,8 +196,8 @@ static sow_err plan_forced_db(const sow_game *g, const sow_limits *lim, sow_plan
                         "this game (at most %d)",
                         k, sow_retro_max_seeds(g));
     size_t tt = plan_table_mb(g, lim, board, k);
-    if (!plan_fits(g, lim, board, k, out->db_files)) {
-        uint64_t need = plan_db_hold(g, lim, k, out->db_files);
+    if (!plan_fits(g, lim, board, k)) {
+        uint64_t need = plan_db_hold(g, lim, k);
         return sow_fail(why, why_size, SOW_E_NOMEM,
                         "a database up to %d seeds takes %.0f MB, more than the memory "
                         "(%.0f MB) minus the %zu MB table",
@@ -250,7 +250,7 @@ static void why_default_db(const sow_game *g, const sow_limits *lim, double buil
     } else if (k == 0) {
         snprintf(out->why_db, sizeof out->why_db,
                  board == 0 ? "no database: no seeds on the board"
-                 : plan_fits(g, lim, board, 1, out->db_files)
+                 : plan_fits(g, lim, board, 1)
                      ? "no database: by the cost model none is faster (the search without "
                        "one: %.2f s modelled)"
                      : "no database: the memory leaves no room for one",
@@ -259,7 +259,7 @@ static void why_default_db(const sow_game *g, const sow_limits *lim, double buil
         snprintf(out->why_db, sizeof out->why_db,
                  "database up to %d seeds (%.0f MB): the fastest by the cost model that fits "
                  "the memory beside its table (%.1f s modelled, %.1f s without a database)",
-                 k, plan_mib(plan_db_hold(g, lim, k, out->db_files)), cost,
+                 k, plan_mib(plan_db_hold(g, lim, k)), cost,
                  plan_search_cost(g, board, 0, lim->threads, lim->value_only));
     }
 }
@@ -421,7 +421,7 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     int k = out->db_seeds;
     out->tt_mb = plan_table_mb(g, L, out->board_seeds, k);
     if (k > 0) {
-        out->db_bytes = plan_db_hold(g, L, k, out->db_files);
+        out->db_bytes = plan_db_hold(g, L, k);
         out->db_budget = plan_db_room(g, L, out->board_seeds, k);
         out->root_in_db = k >= out->board_seeds;
     }
@@ -453,7 +453,7 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
     uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
     /* Levels the folder holds cost no build and no scratch. */
     for (int j = 1; j <= kmax; j++) {
-        uint64_t bytes = plan_db_hold(g, P, j, have);
+        uint64_t bytes = plan_db_hold(g, P, j);
         if (bytes == UINT64_MAX || bytes > room ||
             plan_missing_build_seconds(g, P->threads, j, have) > budget)
             break;
@@ -475,7 +475,7 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
                                 : "database up to %d seeds (%.0f MB, %.1f s modelled): the "
                                   "biggest the folder holds that fits beside the table "
                                   "(no time given: an analysis builds none)", k,
-                 plan_mib(plan_db_hold(g, P, k, have)),
+                 plan_mib(plan_db_hold(g, P, k)),
                  plan_missing_build_seconds(g, P->threads, k, have),
                  budget);
     return k;
@@ -523,7 +523,7 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
     }
     out->db_seeds = k;
     if (k > 0) {
-        out->db_bytes = plan_db_hold(g, &out->limits, k, probe.db_files);
+        out->db_bytes = plan_db_hold(g, &out->limits, k);
         uint64_t used = (uint64_t)out->tt_mb * MB + plan_search_bytes(g, &out->limits);
         out->db_budget = out->limits.memory > used ? out->limits.memory - used : 0;
         out->root_in_db = k >= board;
