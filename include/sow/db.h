@@ -208,11 +208,12 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  * not fit: the levels below the top held as the build holds them (those
  * whose files dir holds, if dir is not NULL, at their files' size (dir a
  * folder or a store: its folder for g's family); the
- * others packed where that is smaller, at most sow_pack_bound's 1% of
- * escapes; every one at a byte if unpacked), the top at a byte, and beside
- * it the larger of its builder's scratch and its packed form. sow_db_open
- * checks it; each level is checked again before its build with what is
- * really held. A build with more room reads copies of the levels below at
+ * others packed where that is smaller, with the escapes measured for g's
+ * family (1% of the entries where none were measured; results/db-escapes.md);
+ * every one at a byte if unpacked), the top at a byte, and beside it the
+ * larger of its builder's scratch and its packed form. sow_db_open checks
+ * it; each level is checked again before its build with what is really
+ * held, so a family that escapes more than measured is refused there. A build with more room reads copies of the levels below at
  * a byte (faster), within the budget. */
 size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked);
 

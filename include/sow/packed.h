@@ -25,8 +25,9 @@ typedef struct sow_db_pack {
     uint64_t nesc;
 } sow_db_pack;
 
-/* The value of escaped rank r: rare (under 1% of the entries), a binary
- * search, kept out of line so that the probe stays small. */
+/* The value of escaped rank r: rare (about 1% of the entries or fewer,
+ * results/db-escapes.md), a binary search, kept out of line so that the
+ * probe stays small. */
 static __attribute__((noinline, cold, unused)) int sow_db_pack_escape_(const sow_db_pack *pk,
                                                                        uint64_t r)
 {

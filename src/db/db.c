@@ -245,11 +245,12 @@ static bool packable(const sow_db *db, int k)
     return level_packable(db->toguz, db->m, k, db->priv->entries[k]);
 }
 
-/* The most a budgeted build lets level k (n entries) take packed: its
- * escapes within sow_pack_bound, and under n (else it stays at a byte). */
+/* What the budget check counts for level k (n entries) packed: its
+ * family's measured escapes (sow_pack_bound), and under n (else it stays
+ * at a byte). */
 static size_t packed_max(const sow_game *g, int k, uint64_t n)
 {
-    size_t bound = sow_pack_bound(g->m, k);
+    size_t bound = sow_pack_bound(g->cfg.game, sow_db_variant(g), g->m, k);
     return bound < n ? bound : (size_t)n - 1;
 }
 
@@ -463,11 +464,13 @@ typedef struct build_state {
     sow_huge copy[SOW_DB_MAX_SEEDS + 1];
 } build_state;
 
-static size_t copies_bytes(const build_state *b)
+/* The bytes the copies hold: their levels' entries (what bytes_below
+ * counts; an allocation's length is rounded up to its pages). */
+static size_t copies_bytes(const build_state *b, const sow_db *db)
 {
     size_t sum = 0;
-    for (int j = 0; j <= SOW_DB_MAX_SEEDS; j++)
-        sum += b->copy[j].len;
+    for (int j = 0; j <= db->max_seeds; j++)
+        sum += b->copy[j].map ? (size_t)db->priv->entries[j] : 0;
     return sum;
 }
 
@@ -482,7 +485,7 @@ static void bytes_below(sow_db *db, int k, build_state *b, size_t need,
                         const sow_db_pack **pack)
 {
     sow_db_priv *pv = db->priv;
-    size_t now = copies_bytes(b), all = 0;
+    size_t now = copies_bytes(b, db), all = 0;
     for (int j = 0; j < k; j++)
         all += db->pack[j] ? (size_t)pv->entries[j] : 0;
     size_t one = k > 0 && db->pack[k - 1] ? (size_t)pv->entries[k - 1] : 0;
@@ -547,7 +550,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
      * where they are held (packed). */
     const int8_t *tab[SOW_DB_MAX_SEEDS + 1] = {0};
     const sow_db_pack *pack[SOW_DB_MAX_SEEDS + 1] = {0};
-    bytes_below(db, k, b, peak + copies_bytes(b), opt, tab, pack);
+    bytes_below(db, k, b, peak + copies_bytes(b, db), opt, tab, pack);
     sow_retro_job job = {
         .g = g, .ix = &db->ix, .k = k, .tab = tab, .pack = pack, .out = t,
         .threads = opt->threads, .progress = opt->progress,
@@ -577,8 +580,17 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
     };
     sow_huge blob = {0};
     if (dir || !opt->unpacked) {
-        /* Under a budget, no larger than the peak counted it. */
-        size_t max = opt->memory ? packed_max(g, k, n) : (size_t)n - 1;
+        /* Under a budget, no larger than the room beside what is held,
+         * which is at least the estimate the peak counted (packed_max):
+         * a level that escapes more than its family's measure still packs
+         * where the budget has room. */
+        size_t max = (size_t)n - 1;
+        if (opt->memory) {
+            size_t used = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv) +
+                          copies_bytes(b, db);
+            size_t room = opt->memory > used ? opt->memory - used : 0;
+            max = room < max ? room : max;
+        }
         if ((e = encode_level(k, db, job.threads, max, &blob, &h.payload, why, why_size)))
             return e;
     }
@@ -692,7 +704,8 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
         if (k == max_seeds)
             break;
         uint64_t size = !unpacked && level_packable(toguz, g->m, k, n)
-                            ? (uint64_t)sow_pack_bound(g->m, k) : n;
+                            ? (uint64_t)sow_pack_bound(g->cfg.game, sow_db_variant(g), g->m, k)
+                            : n;
         struct stat st;
         if (!unpacked && dir && level_file(g, dir, k, &st))
             size = (uint64_t)st.st_size; /* held as its file holds it */

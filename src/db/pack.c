@@ -66,12 +66,25 @@ size_t sow_pack_bytes(uint64_t n, uint64_t rows, uint64_t nesc)
     return esc_offset(rows) + 8 * (size_t)nesc + (size_t)(n + 1) / 2;
 }
 
-size_t sow_pack_bound(int m, int k)
+double sow_pack_escape_share(int game, unsigned variant, int m, int k)
+{
+    for (int i = 0; i < sow_pack_escapes_fitted_count; i++) {
+        const sow_pack_escapes *e = &sow_pack_escapes_fitted[i];
+        if (e->game != game || e->variant != variant || e->m != m)
+            continue;
+        double d = k > e->seeds ? (double)(k - e->seeds) : 0.0;
+        double share = e->share + e->slope * d + e->curve * d * (d + 1) / 2;
+        return share < 1.0 ? share : 1.0;
+    }
+    return SOW_PACK_ESCAPES_DEFAULT;
+}
+
+size_t sow_pack_bound(int game, unsigned variant, int m, int k)
 {
     uint64_t n = sow_index_count(2 * m, k);
-    /* Escapes allowed for: 1% of the entries (Kalah(6) escapes 0.15% at
-     * 24 seeds, Chungkala(6) 0.5% at 12; doc/experiments.md). */
-    return sow_pack_bytes(n, sow_pack_rows(m, k), n / 100);
+    double share = sow_pack_escape_share(game, variant, m, k);
+    uint64_t nesc = (uint64_t)ceil((double)n * share) + 64;
+    return sow_pack_bytes(n, sow_pack_rows(m, k), nesc < n ? nesc : n);
 }
 
 /* ---- Blocks ---------------------------------------------------------- */

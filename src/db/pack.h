@@ -21,10 +21,40 @@ uint64_t sow_pack_rows(int m, int k);
 /* Bytes of level k packed with nesc escapes (n entries, rows rows). */
 size_t sow_pack_bytes(uint64_t n, uint64_t rows, uint64_t nesc);
 
-/* Upper bound of the bytes of any packable level k of m pits a side that
- * the database keeps packed (sow_db_open keeps a level whose packed form
- * is larger in int8, so min(this, n) bounds every level). */
-size_t sow_pack_bound(int m, int k);
+/* The escapes of one game family's levels, measured (escapes.c, written
+ * by scripts/db-escapes from the files of a build; results/db-escapes.md).
+ * Its shares are fractions of a level's entries. */
+typedef struct sow_pack_escapes {
+    int game;         /* sow_game_id */
+    unsigned variant; /* sow_db_variant's flags */
+    int m;            /* pits a side */
+    int seeds;        /* the highest level measured */
+    double share;     /* the largest share escaped of any level measured */
+    double slope;     /* the share's growth from the level below the top */
+    double curve;     /* the slope's growth a seed (0 if it shrinks) */
+} sow_pack_escapes;
+
+extern const sow_pack_escapes sow_pack_escapes_fitted[];
+extern const int sow_pack_escapes_fitted_count;
+
+/* Escapes allowed for where nothing was measured: 1% of the entries
+ * (Kalah(6) escapes 0.15% at 24 seeds, Chungkala(6) 0.5% at 12). */
+#define SOW_PACK_ESCAPES_DEFAULT 0.01
+
+/* The share of level k's entries that the family (game, variant, m) is
+ * expected to escape: the measured share up to the levels measured, beyond
+ * them that share grown by the measured slope and curve (a quadratic
+ * extrapolation, which overshoots Kalah(6)'s measured 30 and 33 seeds);
+ * SOW_PACK_ESCAPES_DEFAULT for a family not measured. An estimate, not a
+ * proof: the build checks each level against its budget with what was
+ * really written before building the next. */
+double sow_pack_escape_share(int game, unsigned variant, int m, int k);
+
+/* The bytes level k of the family (game, variant, m) is expected to take
+ * packed, at most: its share of escapes (sow_pack_escape_share) and 64
+ * more. A database keeps a level whose packed form is larger in int8, so
+ * min(this, n) bounds every level that does not escape more. */
+size_t sow_pack_bound(int game, unsigned variant, int m, int k);
 
 /* Packs level k of t (n entries, combinadic index ix of 2m parts, m <= 8)
  * into a new blob (*mem, *size bytes; the layout in pack.c) with windows
