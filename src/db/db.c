@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "file.h"
 #include "msg.h"
@@ -256,10 +259,10 @@ static size_t packed_max(const sow_game *g, int k, uint64_t n)
 
 /* What building level k (n entries) takes beside the tables: the larger
  * of its builder's scratch and, if it is packed (packs), its packed form
- * at most (packed_max). */
+ * at most (packed_max) with the packer's scratch. */
 static size_t level_extra(const sow_game *g, int k, uint64_t n, bool packs)
 {
-    size_t blob = packs ? packed_max(g, k, n) : 0;
+    size_t blob = packs ? packed_max(g, k, n) + sow_pack_scratch_bytes(g->m, k) : 0;
     size_t scratch = sow_retro_scratch_bytes(g, k);
     return scratch > blob ? scratch : blob;
 }
@@ -565,6 +568,12 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
         return sow_fail(why, why_size, e, "cannot build seed count %d", k);
     }
     double took = sow_retro_clock() - start;
+#ifdef __GLIBC__
+    /* The builder's scratch is many allocations that the heap keeps
+     * resident once freed; the budget counts it or the packed level, not
+     * both, so its pages go back before the level is packed. */
+    malloc_trim(0);
+#endif
     if (n >= SOW_DB_RATE_MIN && took > 0)
         b->rate = (double)n / took;
     b->base.all_done += n;
@@ -587,7 +596,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
         size_t max = (size_t)n - 1;
         if (opt->memory) {
             size_t used = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv) +
-                          copies_bytes(b, db);
+                          copies_bytes(b, db) + sow_pack_scratch_bytes(g->m, k);
             size_t room = opt->memory > used ? opt->memory - used : 0;
             max = room < max ? room : max;
         }

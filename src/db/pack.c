@@ -66,6 +66,13 @@ size_t sow_pack_bytes(uint64_t n, uint64_t rows, uint64_t nesc)
     return esc_offset(rows) + 8 * (size_t)nesc + (size_t)(n + 1) / 2;
 }
 
+size_t sow_pack_scratch_bytes(int m, int k)
+{
+    /* g, f and the sums of sow_pack_encode, and esc_at */
+    return (size_t)sow_pack_rows(m, k) * (2 * sizeof(int) + sizeof(int64_t)) +
+           ((size_t)k + 2) * sizeof(uint64_t);
+}
+
 double sow_pack_escape_share(int game, unsigned variant, int m, int k)
 {
     for (int i = 0; i < sow_pack_escapes_fitted_count; i++) {

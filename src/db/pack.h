@@ -21,6 +21,10 @@ uint64_t sow_pack_rows(int m, int k);
 /* Bytes of level k packed with nesc escapes (n entries, rows rows). */
 size_t sow_pack_bytes(uint64_t n, uint64_t rows, uint64_t nesc);
 
+/* Bytes sow_pack_encode takes beside the level and its blob, for level k
+ * of m pits a side: the fit's arrays, by row. */
+size_t sow_pack_scratch_bytes(int m, int k);
+
 /* The escapes of one game family's levels, measured (escapes.c, written
  * by scripts/db-escapes from the files of a build; results/db-escapes.md).
  * Its shares are fractions of a level's entries. */
