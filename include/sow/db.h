@@ -213,8 +213,9 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  * every one at a byte if unpacked), the top at a byte, and beside it the
  * larger of its builder's scratch and its packed form. sow_db_open checks
  * it; each level is checked again before its build with what is really
- * held, so a family that escapes more than measured is refused there. A build with more room reads copies of the levels below at
- * a byte (faster), within the budget. */
+ * held (a level that escapes more than measured is packed into the room
+ * the budget has). A build with more room reads copies of the levels
+ * below at a byte (faster), within the budget. */
 size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, bool unpacked);
 
 /* What sow_db_open up to max_seeds checks against its budget, SIZE_MAX if

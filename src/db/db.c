@@ -248,12 +248,18 @@ static bool packable(const sow_db *db, int k)
     return level_packable(db->toguz, db->m, k, db->priv->entries[k]);
 }
 
+/* Level k of g packed, with the escapes measured for g's family. */
+static size_t family_bound(const sow_game *g, int k)
+{
+    return sow_pack_bound(g->cfg.game, sow_db_variant(g), g->m, k);
+}
+
 /* What the budget check counts for level k (n entries) packed: its
  * family's measured escapes (sow_pack_bound), and under n (else it stays
  * at a byte). */
 static size_t packed_max(const sow_game *g, int k, uint64_t n)
 {
-    size_t bound = sow_pack_bound(g->cfg.game, sow_db_variant(g), g->m, k);
+    size_t bound = family_bound(g, k);
     return bound < n ? bound : (size_t)n - 1;
 }
 
@@ -289,10 +295,10 @@ static sow_err encode_level(int k, const sow_db *db, int threads, size_t max_siz
     return SOW_OK;
 }
 
-/* Bytes the levels take now. */
+/* Bytes the database takes now: the levels it holds, and itself. */
 static size_t held_bytes(const sow_db *db)
 {
-    size_t total = 0;
+    size_t total = sizeof(sow_db) + sizeof(sow_db_priv);
     for (int k = 0; k <= db->max_seeds; k++)
         total += db->pack[k] ? db->priv->packed_size[k]
                  : db->table[k] ? (size_t)db->priv->entries[k] : 0;
@@ -535,8 +541,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
      * level with many escapes too), so the budget is checked again. Copies
      * at a byte of the levels below come on top where there is room. */
     bool packs = packable(db, k) && (dir || !opt->unpacked);
-    size_t peak = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv) + (size_t)n +
-                  level_extra(g, k, n, packs);
+    size_t peak = held_bytes(db) + (size_t)n + level_extra(g, k, n, packs);
     if (opt->memory && peak > opt->memory) {
         return sow_fail(why, why_size, SOW_E_NOMEM,
             "building seed count %d needs %.2f GB (%.0f MB) with the levels held, over the "
@@ -595,8 +600,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
          * where the budget has room. */
         size_t max = (size_t)n - 1;
         if (opt->memory) {
-            size_t used = held_bytes(db) + sizeof(sow_db) + sizeof(sow_db_priv) +
-                          copies_bytes(b, db) + sow_pack_scratch_bytes(g->m, k);
+            size_t used = held_bytes(db) + copies_bytes(b, db) + sow_pack_scratch_bytes(g->m, k);
             size_t room = opt->memory > used ? opt->memory - used : 0;
             max = room < max ? room : max;
         }
@@ -713,8 +717,7 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
         if (k == max_seeds)
             break;
         uint64_t size = !unpacked && level_packable(toguz, g->m, k, n)
-                            ? (uint64_t)sow_pack_bound(g->cfg.game, sow_db_variant(g), g->m, k)
-                            : n;
+                            ? (uint64_t)family_bound(g, k) : n;
         struct stat st;
         if (!unpacked && dir && level_file(g, dir, k, &st))
             size = (uint64_t)st.st_size; /* held as its file holds it */
