@@ -24,6 +24,13 @@ json 'd["pv"][0] == "S" + d["best"] and d["stopped"] == "depth" and d["eval"] ==
 json 'all(k in d for k in ["score", "nodes", "nps", "seconds", "lines", "threads", "tt_mb"])'
 [ "$(wc -l <"$T/out")" = 1 ] || fail "--json should print one line"
 
+# Toguz 5x2 searches unbounded past depth 40 (twice its seeds); a line of
+# that search outgrows the search stack, and deepening goes on
+# depth-limited: depth 41 is reached, never "limit exceeded".
+expect_status 0 "$SOW" analyse toguz --pits 5 --seeds 2 --depth 41 --threads 1 \
+  --db "$T/db" --db-seeds 8 --json
+json 'd["depth"] == 41 and d["stopped"] == "depth"'
+
 # --multipv: the K best moves, best first.
 expect_status 0 "$SOW" analyse kalah --depth 4 --threads 1 --multipv 3 --json
 json 'len(d["lines"]) == 3 and d["lines"][0]["score"] >= d["lines"][1]["score"] >= d["lines"][2]["score"]'

@@ -116,8 +116,10 @@ typedef struct sow_analyse_options {
  * the value is proven or max_depth is done; SOW_E_INTERRUPTED when the
  * time, the node budget or the solver's stop flag cut a depth short;
  * SOW_E_POSITION for a malformed p; SOW_E_ARG for bad options (a
- * score_move that is not a legal move at p included); SOW_E_LIMIT
- * for a line longer than the search stack. Not reentrant on one s. */
+ * score_move that is not a legal move at p included). Where a game's
+ * positions can come back, a depth past twice the seeds is searched
+ * unbounded; if a line of it outgrows the search stack, deepening goes on
+ * depth-limited (never an error). Not reentrant on one s. */
 sow_err sow_analyse(sow_search *s, const sow_pos *p, const sow_analyse_options *opt,
                     sow_analyse_info *out);
 

@@ -248,6 +248,15 @@ static sow_err run(sow_search *s, const sow_game *g, const sow_pos *p,
         int sd = d > unbounded ? SEARCH_UNBOUNDED + 1 : d;
         if (!iterate(s, p, rm, n, ord, sd, multipv, must, prev, val, bound, ex)) {
             sow_err e = search_error(s);
+            if (e == SOW_E_LIMIT && sd > SOW_ANALYSE_MAX_DEPTH) {
+                /* A line of the unbounded search outgrew the longest path
+                 * it can hold (node.c): deepen depth-limited instead, from
+                 * this depth on, until the clock or the depth stops it. */
+                search_clear_error(s);
+                unbounded = SOW_ANALYSE_MAX_DEPTH;
+                d--;
+                continue;
+            }
             return e ? e : SOW_E_INTERRUPTED;
         }
         record(s, g, p, d, n, val, bound, ex, multipv, t0, out);

@@ -65,6 +65,14 @@ sow_err search_error(const sow_search *s)
     return (sow_err)atomic_load(&s->c.err);
 }
 
+void search_clear_error(sow_search *s)
+{
+    atomic_store(&s->c.err, 0);
+    atomic_store(&s->c.stop, 0);
+    for (int i = 0; i < s->opt.threads; i++)
+        s->w[i]->abort = false;
+}
+
 sow_err search_stopped(const sow_search *s)
 {
     sow_err e = search_error(s);
