@@ -65,7 +65,7 @@ B=(--board kalah:5x4 --ledger "$T/k.ledger" --report "$T/k.md" --threads 1 --fro
 expect_status 0 "$SOW" solve kalah --pits 5 --seeds 4 --value-only --json --quiet --no-db --threads 1
 want=$(field value)
 
-# Stopped by the time limit (1 s; the solve takes several). On a loaded
+# Stopped by the time limit (1.1 s, the least it takes; the solve takes several). On a loaded
 # machine the stop may come before the ledger is made: then again.
 for _ in 1 2 3 4 5; do
   expect_status 130 "$C" "${B[@]}" --hours 0.0003
@@ -113,8 +113,10 @@ if command -v mpirun >/dev/null && "$SOW" --version | grep -q "mpi on"; then
      --mpirun-args --oversubscribe)
   expect_status 130 "$C" "${M[@]}" --hours 0.0008
   if [ -e "$T/m.ledger" ]; then # else stopped before rank 0 made it
+    # The ranks may have recorded the value just before the stop reached
+    # mpirun (2.9 s is close to this solve's time): then it is the value.
     expect_status 0 "$SOW" ledger status "$T/m.ledger" --json
-    json "d['lower'] <= $want <= d['upper'] and not d['solved']"
+    json "d['lower'] <= $want <= d['upper'] and (not d['solved'] or d['value'] == $want)"
   fi
   expect_status 0 "$C" "${M[@]}" --hours 0.2
   expect_status 0 "$SOW" ledger status "$T/m.ledger" --json
