@@ -199,7 +199,7 @@ static __attribute__((noinline)) void make_move(const sow_game *g, sow_pos *q, s
 }
 
 static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, sow_move ttmove,
-                   bool all, bool limited)
+                   bool all, bool limited, bool leaves)
 {
     sow_search *s = w->s;
     const sow_game *g = w->g;
@@ -249,7 +249,9 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
                         (ch->c0 + (ch->sign > 0 ? EXTRA_TURN_ORDER * g->score_scale : 0)) * 16 + i;
         ch->anc = g->cycles && level_of(&ch->q) == level;
         ch->keyed = false;
-        if (all)
+        if (leaves)
+            ; /* a horizon leaf reads no table: never keyed */
+        else if (all)
             child_key(s, ch);
         else if (!top || ch->order > top->order)
             top = ch;
@@ -349,7 +351,8 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
                         int cdepth, bool cut)
 {
     sow_search *s = w->s;
-    bool par = s->c.abdada && S >= s->defer_min; /* marks itself busy, defers */
+    bool leaves = cdepth == 0; /* horizon leaves: no keys, no table */
+    bool par = s->c.abdada && S >= s->defer_min && !leaves; /* marks itself busy, defers */
     int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
     bool limited = order_limited(s, cdepth);
     bool lmr = limited && cdepth + 1 >= LMR_DEPTH;
@@ -362,7 +365,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
         for (int j = 0; j < cnt; j++) {
             int ci = pass ? deferred[j] : k->ord[j];
             child *ch = &k->c[ci];
-            tt_key ck = child_key(s, ch);
+            tt_key ck = leaves ? 0 : child_key(s, ch);
             if (par && pass == 0 && j >= first && ch->seeds >= s->defer_min &&
                 busy_is(s, ck)) {
                 deferred[nd++] = (uint8_t)ci;
@@ -392,7 +395,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
                     order_cut(w, w->ply - 1, 1 - sow_pos_to_move(&ch->q), ch->mv, cdepth + 1);
                 goto out;
             }
-            if (pass == 0 && j == 0)
+            if (pass == 0 && j == 0 && !leaves)
                 key_kids(s, k, 1); /* no cut from the first: likely an all node */
             if (v > alpha)
                 alpha = v;
@@ -534,7 +537,7 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     const int alpha0 = alpha;
 
     kids k;
-    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth)) ||
+    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth), depth == 1) ||
         (s->c.use_oracle && score_oracle(w, &k, beta)))
         return k.best;
     if (k.best > alpha)
