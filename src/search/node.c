@@ -250,7 +250,7 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
         ch->anc = g->cycles && level_of(&ch->q) == level;
         ch->keyed = false;
         if (leaves)
-            ; /* a child below TABLE_MIN_DEPTH reads no table: never keyed */
+            ; /* a horizon leaf reads no table: never keyed */
         else if (all)
             child_key(s, ch);
         else if (!top || ch->order > top->order)
@@ -316,20 +316,6 @@ static void order(kids *k)
 static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int alpha, int beta,
                 int depth, bool cut);
 
-/* A depth-limited node with fewer plies left than this neither reads nor
- * writes the table, and its parent keys no children for it: a horizon
- * leaf has no use for an entry, and at depth 1 the entries' stores evicted
- * deeper ones for little (fewer nodes and 4-20% less time without them:
- * doc/experiments.md, "Horizon leaves are not keyed"). An exact search's
- * depth (TT_DRAFT_EXACT) is above it. */
-#define TABLE_MIN_DEPTH 2
-
-/* The depth of a node's children. */
-static inline int child_depth(int depth)
-{
-    return depth == TT_DRAFT_EXACT ? depth : depth - 1;
-}
-
 /* A leaf of a depth-limited search (depth 0, p not finished): 0 (the
  * stores decide) or the evaluation, clipped to what the seeds allow so
  * that the search's seed bounds stay bounds. Either is a guess. */
@@ -365,7 +351,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
                         int cdepth, bool cut)
 {
     sow_search *s = w->s;
-    bool leaves = cdepth < TABLE_MIN_DEPTH; /* children without a table: no keys */
+    bool leaves = cdepth == 0; /* horizon leaves: no keys, no table */
     bool par = s->c.abdada && S >= s->defer_min && !leaves; /* marks itself busy, defers */
     int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
     bool limited = order_limited(s, cdepth);
@@ -503,8 +489,7 @@ static inline void store(worker *w, tt_key key, hint *h, uint64_t fold, const ki
 }
 
 /* Fail-soft negamax on the future gain of p (not finished) for its mover,
- * window (alpha, beta). `S`: the seeds on p's board; `key`: key_of(p), or 0
- * below TABLE_MIN_DEPTH (not read).
+ * window (alpha, beta). `S`: the seeds on p's board; `key`: key_of(p).
  * `anc` (cycles only): p has an ancestor with its stores on the path, so its
  * value may depend on the path; its table entry then serves as a move hint
  * only (its bounds hold for p without such ancestors), and it stores no
@@ -547,31 +532,24 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     const uint64_t fold = anc ? tt_fold(key) : 0; /* hints only */
     hint *h = anc ? &w->hints[tt_mix(fold) >> (64 - HINT_BITS)] : NULL;
     int v;
-    bool tabled = depth >= TABLE_MIN_DEPTH;
-    if (tabled && table_read(w, key, h, fold, depth, &alpha, &beta, &ttmove, &v))
+    if (table_read(w, key, h, fold, depth, &alpha, &beta, &ttmove, &v))
         return v;
     const int alpha0 = alpha;
 
     kids k;
-    int cdepth = child_depth(depth);
-    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth),
-               cdepth < TABLE_MIN_DEPTH) ||
+    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth), depth == 1) ||
         (s->c.use_oracle && score_oracle(w, &k, beta)))
         return k.best;
     if (k.best > alpha)
         alpha = k.best;
+    int cdepth = depth == TT_DRAFT_EXACT ? depth : depth - 1;
     if (!anc && S >= s->etc_min && depth == TT_DRAFT_EXACT && etc(w, &k, key, beta, hi, depth, &v))
         return v;
     order(&k);
     if (!descend(w, p, &k, key, S, alpha, beta, cdepth, cut))
         return 0;
     int draft = clean_draft(s, depth, w->inexact == inexact0);
-    if (tabled)
-        store(w, key, h, fold, &k, alpha0, beta, hi, draft, w->nodes - nodes0);
-    else if (!h && k.best > alpha0 && k.best < beta)
-        /* A node on the principal variation (few are): its move ends the
-         * line shown (analyse.c, extract_pv). */
-        store(w, key_of(&s->key, p), NULL, 0, &k, alpha0, beta, hi, draft, w->nodes - nodes0);
+    store(w, key, h, fold, &k, alpha0, beta, hi, draft, w->nodes - nodes0);
     return k.best;
 }
 
