@@ -188,8 +188,8 @@ static inline void oracle_child(const sow_search *s, kids *k, int i)
  * child whose seeds bound its value at most alpha; the oracle's children
  * are collected (their entries prefetched) for score_oracle(); the rest
  * are to be searched: keyed (child_key) all if `all`, else only the
- * first in order. True if a child already refutes p (k->best >= beta is
- * then p's fail-soft value). */
+ * first in order, none if they are horizon leaves (`leaves`). True if a
+ * child already refutes p (k->best >= beta is then p's fail-soft value). */
 /* The move, kept out of line: node.c is its only caller, and gcc then
  * inlines it into node(), which costs about 5% of the search's time
  * (doc/experiments.md, "The search split: one copy of the move"). */
@@ -249,12 +249,12 @@ static bool expand(worker *w, const sow_pos *p, kids *k, int alpha, int beta, so
                         (ch->c0 + (ch->sign > 0 ? EXTRA_TURN_ORDER * g->score_scale : 0)) * 16 + i;
         ch->anc = g->cycles && level_of(&ch->q) == level;
         ch->keyed = false;
-        if (leaves)
-            ; /* a horizon leaf reads no table: never keyed */
-        else if (all)
-            child_key(s, ch);
-        else if (!top || ch->order > top->order)
-            top = ch;
+        if (!leaves) { /* a horizon leaf reads no table: never keyed */
+            if (all)
+                child_key(s, ch);
+            else if (!top || ch->order > top->order)
+                top = ch;
+        }
         k->ord[k->nc++] = (uint8_t)i;
     }
     if (top)
