@@ -537,12 +537,12 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     const int alpha0 = alpha;
 
     kids k;
-    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth), depth == 1) ||
+    int cdepth = depth == TT_DRAFT_EXACT ? depth : depth - 1;
+    if (expand(w, p, &k, alpha, beta, ttmove, !cut, order_limited(s, depth), cdepth == 0) ||
         (s->c.use_oracle && score_oracle(w, &k, beta)))
         return k.best;
     if (k.best > alpha)
         alpha = k.best;
-    int cdepth = depth == TT_DRAFT_EXACT ? depth : depth - 1;
     if (!anc && S >= s->etc_min && depth == TT_DRAFT_EXACT && etc(w, &k, key, beta, hi, depth, &v))
         return v;
     order(&k);
