@@ -64,6 +64,11 @@ bool search_known(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x,
 uint64_t search_nodes(const sow_search *s);
 sow_err search_error(const sow_search *s);
 
+/* Forgets the error that stopped a search of the call, and every worker's
+ * stop mark, so the caller can go on with another search in the same call
+ * (counters and clock kept). Only between searches, never during one. */
+void search_clear_error(sow_search *s);
+
 /* The deepest ply from the root any thread reached since
  * search_analyse_begin (0: none below the root's children). */
 int search_seldepth(const sow_search *s);

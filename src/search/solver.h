@@ -278,11 +278,6 @@ void search_call_begin(sow_search *s, const char *phase);
  * if exact (key.h). */
 bool search_key_use(sow_search *s, int seeds);
 
-/* Forgets the error that stopped a search of the call, and every worker's
- * stop mark, so the caller can go on with another search in the same call
- * (counters and clock kept). Only between searches, never during one. */
-void search_clear_error(sow_search *s);
-
 /* The error that stopped the call (SOW_E_LIMIT if none was set). */
 sow_err search_stopped(const sow_search *s);
 
