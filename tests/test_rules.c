@@ -412,6 +412,62 @@ static void test_congkak_landings(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* The landing table (sow_game.land) against seed-by-seed sowing         */
+
+/* The ring index of a naive hole, mover 0: her pits, her store (store
+ * games), the opponent's pits (RULES.md, rule 1 of each game). */
+static int nv_ring_index(const nv_rules *r, nv_hole h)
+{
+    int stores = r->game != SOW_TOGUZ;
+    return h.side == 0 ? h.k : r->m + stores + h.k;
+}
+
+/* Every game, board width, pit and seed count: where the table says the
+ * last seed lands and how many seeds each hole gets is what sowing one
+ * seed at a time from an otherwise empty board gives (the first sowing:
+ * no relay, no capture looked at). */
+static void test_landing_table(void **state)
+{
+    (void)state;
+    for (int id = 0; id < SOW_GAME_COUNT; id++) {
+        for (int m = sow_pits_min((sow_game_id)id); m <= SOW_MAX_PITS; m++) {
+            sow_config c = {(sow_game_id)id, m, 1, 0};
+            sow_game g;
+            assert_int_equal(sow_game_init(&g, &c), SOW_OK);
+            nv_rules r = nv_rules_of(&c);
+            int L = g.ring_len;
+            for (int i = 0; i < m; i++)
+                for (int s = 1; s <= SOW_MAX_TOTAL; s++) {
+                    nv_state st;
+                    memset(&st, 0, sizeof st);
+                    st.pit[0][i] = s;
+                    nv_hole last;
+                    if (id == SOW_TOGUZ) {
+                        last = nv_toguz_sow(&r, &st, i);
+                    } else {
+                        st.pit[0][i] = 0;
+                        last = nv_sow_from(&r, &st, 0, (nv_hole){0, i}, s);
+                    }
+                    uint32_t e = g.land[i][s];
+                    int byte = (int)(e & 0xff), laps = (int)(e >> 8 & 0xff),
+                        k = (int)(e >> 16 & 0xff), start = (int)(e >> 24);
+                    int want = last.side == 0 ? (last.k == m ? SOW_B_STORE : last.k)
+                                              : SOW_HALF + last.k;
+                    assert_int_equal(byte, want);
+                    assert_int_equal(nv_ring_index(&r, last), (start + k) % L);
+                    for (int h = 0; h < L; h++) {
+                        int d = (h - start - 1 + L) % L;
+                        int got = h < m ? st.pit[0][h]
+                                  : h == m && id != SOW_TOGUZ ? st.store[0]
+                                                              : st.pit[1][h - L + m];
+                        assert_int_equal(got, laps + (d < k));
+                    }
+                }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Toguz Kumalak                                                       */
 
 static void test_toguz_sowing(void **state)
@@ -859,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_kalah_pie_same_moves),
         cmocka_unit_test(test_congkak_relay),
         cmocka_unit_test(test_congkak_landings),
+        cmocka_unit_test(test_landing_table),
         cmocka_unit_test(test_toguz_sowing),
         cmocka_unit_test(test_toguz_end),
         cmocka_unit_test(test_end_reason),

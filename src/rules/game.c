@@ -1,6 +1,7 @@
 /* game.c - names, ranges, variant flags, and the rule tables of a game. */
 #include <string.h>
 
+#include "rules_inline.h"
 #include "rules_internal.h"
 #include "sow/game.h"
 
@@ -175,6 +176,14 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
         for (int k = 1; k < L; k++) {
             memcpy(g->part[s][k], g->part[s][k - 1], sizeof g->part[s][k]);
             add_byte(g->part[s][k], g->ring_byte[(s + k) % L]);
+        }
+    for (int i = 0; i < m; i++)
+        for (unsigned s = 1; s <= SOW_MAX_TOTAL; s++) {
+            unsigned start = g->landing == SOW_LAND_TOGUZ ? (unsigned)sow_i_toguz_start(g, i, s)
+                                                          : (unsigned)i;
+            unsigned laps = s / (unsigned)L, k = s % (unsigned)L;
+            g->land[i][s] = g->ring_byte[(start + k) % (unsigned)L] | laps << 8 | k << 16 |
+                            start << 24;
         }
     return SOW_OK;
 }

@@ -115,14 +115,21 @@ static inline void sow_i_capture(const sow_game *g, sow_pos *p, int r)
     }
 }
 
+/* Toguz: the ring hole after which s seeds taken from own pit i are sown,
+ * the hole before it (the origin gets the first seed) unless a singleton.
+ * The other games sow from the hole after the pit: start i. */
+static inline int sow_i_toguz_start(const sow_game *g, int i, unsigned s)
+{
+    return s == 1 ? i : i == 0 ? g->ring_len - 1 : i - 1;
+}
+
 /* Toguz: sow from own pit i (origin first unless a singleton), move seeds
  * that fell into tuzdiks to their owners' kazans; returns the ring hole of
  * the last seed. */
 static inline int sow_i_toguz_sow(const sow_game *g, sow_pos *p, int i)
 {
     unsigned s = p->b[i];
-    int start = s == 1 ? i : (i == 0 ? g->ring_len - 1 : i - 1);
-    int r = sow_i_sow(g, p, i, start, s);
+    int r = sow_i_sow(g, p, i, sow_i_toguz_start(g, i, s), s);
     int t = p->b[SOW_B_TUZDIK];
     if (t) {
         sow_i_add(p, SOW_B_STORE, p->b[SOW_HALF + t - 1]);

@@ -60,24 +60,24 @@ static int store_gain(const sow_game *g, const sow_pos *p, int i, bool *again)
 }
 
 /* Toguz: what the mover's kazan gains by sowing pit i, the better of the
- * plain move and a tuzdik claim where the rules allow one. */
-static int toguz_gain(const sow_game *g, const sow_pos *p, int i)
+ * plain move and a tuzdik claim where the rules allow one. From the
+ * game's landing table and without branches on the landing: a quarter of
+ * a Toguz analysis's time was here (doc/experiments.md, "The Toguz move
+ * terms from a landing table"). */
+static inline int toguz_gain(const sow_game *g, const sow_pos *p, int i)
 {
-    int L = g->ring_len, s = p->b[i];
-    int start = s == 1 ? i : (i == 0 ? L - 1 : i - 1);
-    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L;
-    int r = start + k >= L ? start + k - L : start + k;
+    uint32_t e = g->land[i][p->b[i]];
+    int o = (int)(e & 0xff), laps = (int)(e >> 8 & 0xff), k = (int)(e >> 16 & 0xff);
     int gain = 0, t = p->b[SOW_B_TUZDIK];
     if (t) /* seeds sown into her tuzdik are hers */
-        gain += after(g, p, SOW_HALF + t - 1, i, start, laps, k);
-    int o = g->ring_byte[r];
-    if (o >= SOW_HALF && o != SOW_HALF - 1 + t) {
-        int c = after(g, p, o, i, start, laps, k);
-        if ((c & 1) == 0)
-            gain += c;
-        else if (c == 3 && sow_i_claim_ok(g, p, o))
-            gain += 3;
-    }
+        gain += after(g, p, SOW_HALF + t - 1, i, (int)(e >> 24), laps, k);
+    /* The landing hole is the last of the k, and if it is the opponent's,
+     * not the origin; a capture takes an even count, a claim needs 3. */
+    int c = p->b[o] + laps + (k != 0);
+    bool opp = o >= SOW_HALF && o != SOW_HALF - 1 + t;
+    gain += opp && (c & 1) == 0 ? c : 0;
+    if (__builtin_expect(opp && c == 3, 0) && sow_i_claim_ok(g, p, o))
+        gain += 3;
     return gain;
 }
 
@@ -112,7 +112,7 @@ void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain)
         move_terms_made(g, p, extra, gain);
         return;
     }
-    *extra = *gain = 0;
+    int ex = 0, best = 0;
     for (unsigned mask = own; mask; mask &= mask - 1) {
         int i = __builtin_ctz(mask), v;
         if (g->landing == SOW_LAND_TOGUZ) {
@@ -120,9 +120,10 @@ void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain)
         } else {
             bool again;
             v = store_gain(g, p, i, &again);
-            *extra += again;
+            ex += again;
         }
-        if (v > *gain)
-            *gain = v;
+        best = v > best ? v : best;
     }
+    *extra = ex;
+    *gain = best;
 }
