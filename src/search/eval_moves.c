@@ -71,8 +71,10 @@ static inline int toguz_gain(const sow_game *g, const sow_pos *p, int i)
     int gain = 0, t = p->b[SOW_B_TUZDIK];
     if (t) /* seeds sown into her tuzdik are hers */
         gain += after(g, p, SOW_HALF + t - 1, i, (int)(e >> 24), laps, k);
-    /* The landing hole is the last of the k, and if it is the opponent's,
-     * not the origin; a capture takes an even count, a claim needs 3. */
+    /* The last seed lands in the last of the k holes (none if k is 0: in
+     * the start hole, after the laps); an opponent's hole is never the
+     * origin, whose count the sowing empties first. A capture takes an
+     * even count, a claim needs 3. */
     int c = p->b[o] + laps + (k != 0);
     bool opp = o >= SOW_HALF && o != SOW_HALF - 1 + t;
     gain += opp && (c & 1) == 0 ? c : 0;
