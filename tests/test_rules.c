@@ -448,9 +448,8 @@ static void test_landing_table(void **state)
                         st.pit[0][i] = 0;
                         last = nv_sow_from(&r, &st, 0, (nv_hole){0, i}, s);
                     }
-                    uint32_t e = g.land[i][s];
-                    int byte = (int)(e & 0xff), laps = (int)(e >> 8 & 0xff),
-                        k = (int)(e >> 16 & 0xff), start = (int)(e >> 24);
+                    sow_land e = g.land[i][s];
+                    int byte = e.byte, laps = e.laps, k = e.k, start = e.start;
                     int want = last.side == 0 ? (last.k == m ? SOW_B_STORE : last.k)
                                               : SOW_HALF + last.k;
                     assert_int_equal(byte, want);

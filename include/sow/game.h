@@ -53,6 +53,13 @@ typedef enum sow_landing {
 
 #define SOW_MAX_RING (2 * SOW_MAX_PITS + 1)
 
+/* Where one sowing's seeds go: every ring hole gets `laps`, holes
+ * start+1 .. start+k one more (the origin counted from 0), and the last
+ * lands in ring hole start+k (mod ring_len), byte `byte` of sow_pos. */
+typedef struct sow_land {
+    uint8_t byte, laps, k, start;
+} sow_land;
+
 typedef struct sow_game {
     sow_config cfg;
     int m;                 /* pits per side */
@@ -81,19 +88,10 @@ typedef struct sow_game {
     /* part[s][k]: +1 in ring holes s+1 .. s+k (mod ring_len), k < ring_len */
     uint64_t part[SOW_MAX_RING][SOW_MAX_RING][4];
     /* land[i][s]: s seeds taken from own pit i and sown (the first sowing
-     * of a move: a relay's later ones are not here), one word:
-     *
-     *   31      24 23      16 15       8 7        0
-     *  +----------+----------+----------+----------+
-     *  |  start   |    k     |   laps   |   byte   |
-     *  +----------+----------+----------+----------+
-     *
-     * every ring hole gets laps seeds and holes start+1 .. start+k one
-     * more (the origin counted from 0), and the last seed lands in ring
-     * hole start+k (mod ring_len), byte `byte` of sow_pos. Read where only
-     * the landing matters (the evaluation's move terms), so that the
-     * division and the start rule are paid once, here. */
-    uint32_t land[SOW_MAX_PITS][SOW_MAX_TOTAL + 1];
+     * of a move: a relay's later ones are not here). Read where only the
+     * landing matters (the evaluation's move terms), so that the division
+     * and the start rule are paid once, here. */
+    sow_land land[SOW_MAX_PITS][SOW_MAX_TOTAL + 1];
 } sow_game;
 
 const char *sow_game_name(sow_game_id id);

@@ -182,8 +182,9 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
             unsigned start = g->landing == SOW_LAND_TOGUZ ? (unsigned)sow_i_toguz_start(g, i, s)
                                                           : (unsigned)i;
             unsigned laps = s / (unsigned)L, k = s % (unsigned)L;
-            g->land[i][s] = g->ring_byte[(start + k) % (unsigned)L] | laps << 8 | k << 16 |
-                            start << 24;
+            g->land[i][s] = (sow_land){.byte = g->ring_byte[(start + k) % (unsigned)L],
+                                       .laps = (uint8_t)laps, .k = (uint8_t)k,
+                                       .start = (uint8_t)start};
         }
     return SOW_OK;
 }

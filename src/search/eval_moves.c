@@ -66,11 +66,11 @@ static int store_gain(const sow_game *g, const sow_pos *p, int i, bool *again)
  * terms from a landing table"). */
 static inline int toguz_gain(const sow_game *g, const sow_pos *p, int i)
 {
-    uint32_t e = g->land[i][p->b[i]];
-    int o = (int)(e & 0xff), laps = (int)(e >> 8 & 0xff), k = (int)(e >> 16 & 0xff);
+    sow_land e = g->land[i][p->b[i]];
+    int o = e.byte, laps = e.laps, k = e.k;
     int gain = 0, t = p->b[SOW_B_TUZDIK];
     if (t) /* seeds sown into her tuzdik are hers */
-        gain += after(g, p, SOW_HALF + t - 1, i, (int)(e >> 24), laps, k);
+        gain += after(g, p, SOW_HALF + t - 1, i, e.start, laps, k);
     /* The last seed lands in the last of the k holes (none if k is 0: in
      * the start hole, after the laps); an opponent's hole is never the
      * origin, whose count the sowing empties first. A capture takes an
