@@ -82,7 +82,9 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
      * what the table leaves. */
     if (p->db_grow_seeds) {
         assert_true(p->db_seeds > 0 && p->db_grow_seeds > p->db_seeds);
-        assert_true(p->db_grow_seeds < p->board_seeds);
+        /* (a game that cycles grows to the complete database) */
+        assert_true(p->db_grow_seeds < p->board_seeds ||
+                    (g->cycles && p->db_grow_seeds == p->board_seeds));
         assert_true(sow_db_build_bytes(g, p->db_grow_seeds, p->limits.db_dir, false) <=
                     p->db_budget);
     }
@@ -395,9 +397,11 @@ static void test_cycles(void **state)
     game_of(&small, SOW_TOGUZ, 3, 3, 0);
     sow_plan q = make(&small, &lim, SOW_OK);
     check_invariants(&small, &q);
-    assert_int_equal(q.db_seeds, 18);
+    /* Two seeds short of the complete database, growing to it. */
+    assert_int_equal(q.db_seeds, 16);
+    assert_int_equal(q.db_grow_seeds, 18);
     assert_true(q.trial_seconds > 0);
-    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 18, 1) * (1 + 1e-9));
+    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 16, 1) * (1 + 1e-9));
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
@@ -413,9 +417,17 @@ static void test_cycles(void **state)
     lim = (sow_limits){.memory = 4096 * MB, .threads = 1};
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
+    assert_int_equal(p.db_seeds, 18);
+    assert_int_equal(p.db_grow_seeds, 20);
+    assert_false(p.root_in_db);
+    assert_non_null(strstr(p.why_db, "short of the complete one"));
+    /* ...directly where the levels are fixed (a ledger's units). */
+    lim.fixed_db = true;
+    p = make(&g, &lim, SOW_OK);
     assert_int_equal(p.db_seeds, 20);
     assert_true(p.root_in_db);
     assert_non_null(strstr(p.why_db, "complete database"));
+    lim.fixed_db = false;
     /* ...unless a time limit forbids it or the memory does not hold it:
      * then the biggest within the build time, and the reason says what
      * the complete one needs. */
@@ -439,7 +451,8 @@ static int complete_mb(const sow_game *g, const char *dir)
         sow_plan p;
         sow_pos x;
         sow_game_start(g, &x);
-        if (sow_plan_make(g, &x, &lim, &p, NULL, 0) == SOW_OK && p.root_in_db)
+        if (sow_plan_make(g, &x, &lim, &p, NULL, 0) == SOW_OK &&
+            (p.root_in_db || p.db_grow_seeds == p.board_seeds))
             return mb;
     }
     return -1;
@@ -915,6 +928,49 @@ static void test_db_grows(void **state)
     }
 }
 
+/* A game that cycles grows to the complete database when the search
+ * above the first outlasts half the rest's modelled build. Toguz 4x2
+ * above a 2-seed database: its search runs for minutes (without one,
+ * over 60 s and 230 M nodes unfinished, one thread, 2026-12-04), its
+ * budget is half a second or so: the search is cut, the database grows to
+ * all 16 seeds, and the answer is the complete database's, every move
+ * exact. */
+static void test_cycles_grow(void **state)
+{
+    (void)state;
+    sow_game g;
+    sow_pos p;
+    game_of(&g, SOW_TOGUZ, 4, 2, 0);
+    sow_game_start(&g, &p);
+    sow_limits lim = {.memory = 512 * MB, .threads = 1};
+    sow_plan plan = make(&g, &lim, SOW_OK);
+    check_invariants(&g, &plan);
+    assert_int_equal(plan.db_seeds, 14);
+    assert_int_equal(plan.db_grow_seeds, 16);
+    plan.db_seeds = 2;
+    plan.db_bytes = sow_db_bytes(&g, 2);
+    plan.trial_seconds = 0;
+    growth gr = {0, 2};
+    sow_plan_callbacks cb = {.db_grow = on_grow, .ctx = &gr};
+    static sow_plan_result res, fixed;
+    assert_int_equal(sow_plan_solve(&g, &p, &plan, &cb, &res, NULL, 0), SOW_OK);
+    assert_int_equal(gr.steps, 1);
+    assert_int_equal(gr.last, 16);
+    assert_int_equal(res.db_first_seeds, 2);
+    assert_int_equal(res.db_seeds, 16);
+
+    sow_limits fl = {.memory = 512 * MB, .threads = 1, .db_seeds = 16};
+    sow_plan fp = make(&g, &fl, SOW_OK);
+    assert_int_equal(sow_plan_solve(&g, &p, &fp, NULL, &fixed, NULL, 0), SOW_OK);
+    assert_int_equal(sow_score_margin(&g, res.search.sol.score), 8);
+    assert_int_equal(res.search.sol.score, fixed.search.sol.score);
+    assert_int_equal(res.search.sol.nmoves, fixed.search.sol.nmoves);
+    for (int i = 0; i < res.search.sol.nmoves; i++) {
+        assert_true(res.search.move_exact[i]);
+        assert_int_equal(res.search.sol.move_scores[i], fixed.search.sol.move_scores[i]);
+    }
+}
+
 /* The stop flag set: interrupted at once, with bounds that hold the value
  * and no best move claimed without a search. */
 static void test_solve_interrupted(void **state)
@@ -992,9 +1048,10 @@ static void test_time_plan(void **state)
     /* Games that cycle: the complete database only when it builds in time. */
     game_of(&g, SOW_TOGUZ, 5, 2, 0);
     sow_limits t = {.memory = 4096 * MB, .threads = 1};
-    assert_int_equal(make(&g, &t, SOW_OK).db_seeds, 20);
+    assert_int_equal(make(&g, &t, SOW_OK).db_grow_seeds, 20);
     t.time_limit = 1e-3;
-    assert_true(make(&g, &t, SOW_OK).db_seeds < 20);
+    sow_plan short_plan = make(&g, &t, SOW_OK);
+    assert_true(short_plan.db_seeds < 20 && short_plan.db_grow_seeds == 0);
 }
 
 /* An analysis's database: seed counts a folder holds cost no build, so a
@@ -1361,6 +1418,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_time_analysis),
         cmocka_unit_test(test_time_solve),
         cmocka_unit_test(test_db_grows),
+        cmocka_unit_test(test_cycles_grow),
         cmocka_unit_test(test_probe_root),
         cmocka_unit_test(test_analysis_db),
         cmocka_unit_test(test_analysis_in_place),

@@ -191,8 +191,8 @@ static void on_db_grow(void *ctx, int from, int to, double searched)
     progress_state *st = ctx;
     if (st->quiet)
         return;
-    fprintf(stderr, "%ssow: the search above %d seeds ran %.1f s, longer than the database "
-            "up to %d would take to build: growing it\n", st->tty ? "\r\033[K" : "", from,
+    fprintf(stderr, "%ssow: the search above %d seeds ran %.1f s, its budget beside the "
+            "build of the database up to %d: growing it\n", st->tty ? "\r\033[K" : "", from,
             searched, to);
 }
 

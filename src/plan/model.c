@@ -197,9 +197,14 @@ bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k)
 }
 
 /* The next step from a k-seed database towards `limit`: the smallest with
- * GROW_STEP times its bytes, or the limit. */
+ * GROW_STEP times its bytes, or the limit (at once where the game
+ * cycles). */
 int plan_grow_step(const sow_game *g, int k, int limit)
 {
+    /* With cycles the limit is the complete database, which holds the
+     * root; a step short of it may blow up as the first did. */
+    if (g->cycles)
+        return limit;
     double want = GROW_STEP * (double)sow_db_bytes(g, k);
     int j = k + 1;
     while (j < limit && (double)sow_db_bytes(g, j) < want)

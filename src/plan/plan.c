@@ -35,8 +35,14 @@
 #define CYCLE_BUILD_SECONDS 20.0
 /* ... and tries the search without a database first for this share of
  * the build (plan_trial). */
-#define CYCLE_TRIAL_SHARE 0.5
+#define CYCLE_TRIAL_SHARE 0.25
 #define CYCLE_TRIAL_SECONDS 0.3
+/* ... and starts this many seeds short of the complete database, which
+ * it grows to when the search above outlasts a share of the rest's
+ * build (run.c): two seeds fewer halved Toguz 4x3 and 4x4, while 5x2
+ * needs the complete one (results/plan.md, doc/experiments.md "Growth
+ * for games that cycle"). */
+#define CYCLE_SHORT_SEEDS 2
 /* With a time limit, a trial search takes at most this share of the time
  * left. */
 #define TRIAL_TIME_SHARE 0.5
@@ -141,6 +147,21 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
         need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
         t_all <= build_max) {
+        int start = board - CYCLE_SHORT_SEEDS > have ? board - CYCLE_SHORT_SEEDS : have;
+        if (!lim->fixed_db && start > 0 && start < board) {
+            out->db_seeds = start;
+            out->db_grow_seeds = board;
+            snprintf(out->why_db, sizeof out->why_db,
+                     "database up to %d seeds (%.1f s modelled), %d short of the complete "
+                     "one (%.0f MB, %.0f s): with cycles a search above a database can blow "
+                     "up, but it often ends sooner", start,
+                     plan_missing_build_seconds(g, lim->threads, start, have), board - start,
+                     plan_mib(sow_db_bytes(g, board)), t_all);
+            snprintf(out->why_grow, sizeof out->why_grow,
+                     "the database grows to the complete one (%d seeds) if the search above "
+                     "it outlasts half the rest's build", board);
+            return SOW_OK;
+        }
         out->db_seeds = board;
         snprintf(out->why_db, sizeof out->why_db,
                  "complete database, all %d seeds (%.0f MB, %.0f s modelled%s): with cycles "
