@@ -397,11 +397,11 @@ static void test_cycles(void **state)
     game_of(&small, SOW_TOGUZ, 3, 3, 0);
     sow_plan q = make(&small, &lim, SOW_OK);
     check_invariants(&small, &q);
-    /* Two seeds short of the complete database, growing to it. */
-    assert_int_equal(q.db_seeds, 16);
+    /* Four seeds short of the complete database, growing to it. */
+    assert_int_equal(q.db_seeds, 14);
     assert_int_equal(q.db_grow_seeds, 18);
     assert_true(q.trial_seconds > 0);
-    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 16, 1) * (1 + 1e-9));
+    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 14, 1) * (1 + 1e-9));
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
@@ -417,7 +417,7 @@ static void test_cycles(void **state)
     lim = (sow_limits){.memory = 4096 * MB, .threads = 1};
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 18);
+    assert_int_equal(p.db_seeds, 16);
     assert_int_equal(p.db_grow_seeds, 20);
     assert_false(p.root_in_db);
     assert_non_null(strstr(p.why_db, "short of the complete one"));
@@ -865,6 +865,19 @@ static void on_grow(void *ctx, int from, int to, double searched)
     gr->last = to;
 }
 
+/* A grown database's answer is the fixed one's: the value, the outcome and
+ * every move exact and equal. */
+static void assert_same_answer(const sow_plan_result *res, const sow_plan_result *fixed)
+{
+    assert_int_equal(res->search.sol.score, fixed->search.sol.score);
+    assert_int_equal(res->search.sol.outcome, fixed->search.sol.outcome);
+    assert_int_equal(res->search.sol.nmoves, fixed->search.sol.nmoves);
+    for (int i = 0; i < res->search.sol.nmoves; i++) {
+        assert_true(res->search.move_exact[i]);
+        assert_int_equal(res->search.sol.move_scores[i], fixed->search.sol.move_scores[i]);
+    }
+}
+
 /* A database the model guessed too small grows while the search above it
  * outlasts the next step's build. Chungkala 6x2 (no capture) above an
  * 8-seed database, every move's value: the model says 4.0 s, and the
@@ -919,17 +932,11 @@ static void test_db_grows(void **state)
     assert_int_equal(fp.db_grow_seeds, 0);
     assert_int_equal(sow_plan_solve(&g, &p, &fp, NULL, &fixed, NULL, 0), SOW_OK);
     assert_int_equal(sow_score_margin(&g, res.search.sol.score), 1);
-    assert_int_equal(res.search.sol.score, fixed.search.sol.score);
-    assert_int_equal(res.search.sol.outcome, fixed.search.sol.outcome);
-    assert_int_equal(res.search.sol.nmoves, fixed.search.sol.nmoves);
-    for (int i = 0; i < res.search.sol.nmoves; i++) {
-        assert_true(res.search.move_exact[i]);
-        assert_int_equal(res.search.sol.move_scores[i], fixed.search.sol.move_scores[i]);
-    }
+    assert_same_answer(&res, &fixed);
 }
 
 /* A game that cycles grows to the complete database when the search
- * above the first outlasts half the rest's modelled build. Toguz 4x2
+ * above it outlasts half the next step's modelled build. Toguz 4x2
  * above a 2-seed database: its search runs for minutes (without one,
  * over 60 s and 230 M nodes unfinished, one thread, 2026-12-04), its
  * budget is half a second or so: the search is cut, the database grows to
@@ -945,7 +952,7 @@ static void test_cycles_grow(void **state)
     sow_limits lim = {.memory = 512 * MB, .threads = 1};
     sow_plan plan = make(&g, &lim, SOW_OK);
     check_invariants(&g, &plan);
-    assert_int_equal(plan.db_seeds, 14);
+    assert_int_equal(plan.db_seeds, 12);
     assert_int_equal(plan.db_grow_seeds, 16);
     plan.db_seeds = 2;
     plan.db_bytes = sow_db_bytes(&g, 2);
@@ -954,7 +961,7 @@ static void test_cycles_grow(void **state)
     sow_plan_callbacks cb = {.db_grow = on_grow, .ctx = &gr};
     static sow_plan_result res, fixed;
     assert_int_equal(sow_plan_solve(&g, &p, &plan, &cb, &res, NULL, 0), SOW_OK);
-    assert_int_equal(gr.steps, 1);
+    assert_true(gr.steps >= 1);
     assert_int_equal(gr.last, 16);
     assert_int_equal(res.db_first_seeds, 2);
     assert_int_equal(res.db_seeds, 16);
@@ -963,12 +970,7 @@ static void test_cycles_grow(void **state)
     sow_plan fp = make(&g, &fl, SOW_OK);
     assert_int_equal(sow_plan_solve(&g, &p, &fp, NULL, &fixed, NULL, 0), SOW_OK);
     assert_int_equal(sow_score_margin(&g, res.search.sol.score), 8);
-    assert_int_equal(res.search.sol.score, fixed.search.sol.score);
-    assert_int_equal(res.search.sol.nmoves, fixed.search.sol.nmoves);
-    for (int i = 0; i < res.search.sol.nmoves; i++) {
-        assert_true(res.search.move_exact[i]);
-        assert_int_equal(res.search.sol.move_scores[i], fixed.search.sol.move_scores[i]);
-    }
+    assert_same_answer(&res, &fixed);
 }
 
 /* The stop flag set: interrupted at once, with bounds that hold the value

@@ -33,6 +33,16 @@
 
 #define MB ((uint64_t)1 << 20)
 
+/* Where the game cycles, the database starts this many seeds short of the
+ * complete one and grows this many at a time while the search above it
+ * outlasts a share of the next step's build (run.c): above a partial
+ * database a search with cycles either ends soon or blows up, and which
+ * size ends it differs by board (Toguz 4x3: 20 seeds best of 20-24; 4x3
+ * without tuzdik: 22, while above 21 the search runs on; 5x2: all 20;
+ * doc/experiments.md, "Growth for games that cycle"). */
+#define CYCLE_SHORT_SEEDS 4
+#define CYCLE_STEP_SEEDS 2
+
 /* ---- The cost model (model.c) ----------------------------------------- */
 
 /* One game family's measured constants (fitted.c, written by

@@ -197,14 +197,13 @@ bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k)
 }
 
 /* The next step from a k-seed database towards `limit`: the smallest with
- * GROW_STEP times its bytes, or the limit (at once where the game
- * cycles). */
+ * GROW_STEP times its bytes, or the limit (CYCLE_STEP_SEEDS more where
+ * the game cycles). */
 int plan_grow_step(const sow_game *g, int k, int limit)
 {
-    /* With cycles the limit is the complete database, which holds the
-     * root; a step short of it may blow up as the first did. */
+    /* With cycles a fixed number of seeds (internal.h). */
     if (g->cycles)
-        return limit;
+        return k + CYCLE_STEP_SEEDS < limit ? k + CYCLE_STEP_SEEDS : limit;
     double want = GROW_STEP * (double)sow_db_bytes(g, k);
     int j = k + 1;
     while (j < limit && (double)sow_db_bytes(g, j) < want)

@@ -37,12 +37,6 @@
  * the build (plan_trial). */
 #define CYCLE_TRIAL_SHARE 0.25
 #define CYCLE_TRIAL_SECONDS 0.3
-/* ... and starts this many seeds short of the complete database, which
- * it grows to when the search above outlasts a share of the rest's
- * build (run.c): two seeds fewer halved Toguz 4x3 and 4x4, while 5x2
- * needs the complete one (results/plan.md, doc/experiments.md "Growth
- * for games that cycle"). */
-#define CYCLE_SHORT_SEEDS 2
 /* With a time limit, a trial search takes at most this share of the time
  * left. */
 #define TRIAL_TIME_SHARE 0.5
@@ -158,8 +152,9 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
                      plan_missing_build_seconds(g, lim->threads, start, have), board - start,
                      plan_mib(sow_db_bytes(g, board)), t_all);
             snprintf(out->why_grow, sizeof out->why_grow,
-                     "the database grows to the complete one (%d seeds) if the search above "
-                     "it outlasts half the rest's build", board);
+                     "the database grows %d seeds at a time up to the complete one (%d) while "
+                     "the search above it outlasts half the next step's build",
+                     CYCLE_STEP_SEEDS, board);
             return SOW_OK;
         }
         out->db_seeds = board;

@@ -40,9 +40,11 @@
 #define BUILD_OVERRUN 1.5
 /* ... leaving the search at least this share. */
 #define SEARCH_MIN_SHARE 0.2
-/* Where the game cycles, the search above a database that may grow to the
- * complete one runs for this share of the rest's modelled build. */
-#define CYCLE_GROW_SHARE 0.75
+/* Where the game cycles, the search above a database that may grow runs
+ * for this share of the next step's build (CYCLE_STEP_SEEDS more): a
+ * board that needs the complete database pays at most this share of the
+ * steps' builds more (Toguz 5x2: about 1.4 times). */
+#define CYCLE_GROW_SHARE 0.5
 
 static int db_probe(const void *ctx, const sow_pos *p)
 {
@@ -168,14 +170,14 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
 static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_plan_result *r)
 {
     double t = build_guess(g, plan, r, plan_grow_step(g, r->db_seeds, plan->db_grow_seeds));
-    /* With cycles the step is the complete database: a share of what it
-     * adds, so that a board that needs it (Toguz 5x2) pays at most that
-     * share more, and no floor (the model has no search law there). What
-     * it adds is the model's, or at the rate the first build measured
-     * where that is slower: small builds are mostly files and fsync (Toguz
-     * 5x1: 8 seeds in 0.10 s, modelled 0.02 s). */
+    /* With cycles a share of what the next step adds, and no floor (the
+     * model has no search law there). What it adds is the model's, or at
+     * the rate the last build measured where that is slower: small builds
+     * are mostly files and fsync (Toguz 5x1: 8 seeds in 0.10 s, modelled
+     * 0.02 s). */
     if (g->cycles) {
-        double next = (double)sow_db_bytes(g, plan->db_grow_seeds) - (double)r->db_bytes;
+        int step = plan_grow_step(g, r->db_seeds, plan->db_grow_seeds);
+        double next = (double)sow_db_bytes(g, step) - (double)r->db_bytes;
         double rest = t - build_guess(g, plan, r, r->db_seeds);
         if (r->db_bytes > 0 && r->db_last_seconds * next / (double)r->db_bytes > rest)
             rest = r->db_last_seconds * next / (double)r->db_bytes;
