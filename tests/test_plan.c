@@ -118,6 +118,39 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
  * Kalah(6,4) gets 20 seeds for its value on 2 threads, 22 for every move,
  * 19 for the value on 1 thread; Kalah(6,5) 26 with 4 GB. The table
  * follows the excess. */
+/* The measured boards' own levels: each scales the law's search on its
+ * board alone (every variant of the family), once; a board of the same
+ * family without one keeps the law. */
+static void test_board_levels(void **state)
+{
+    (void)state;
+    int seen = 0;
+    for (int id = 0; id < SOW_GAME_COUNT; id++) {
+        const plan_fit *f = &plan_fitted[id];
+        assert_true(f->nlevels >= 0 && f->nlevels <= PLAN_MAX_LEVELS);
+        for (int i = 0; i < f->nlevels; i++) {
+            assert_true(f->levels[i].level > 0);
+            for (int j = 0; j < i; j++)
+                assert_false(f->levels[j].pits == f->levels[i].pits &&
+                             f->levels[j].seeds == f->levels[i].seeds);
+            sow_game g;
+            game_of(&g, (sow_game_id)id, f->levels[i].pits, f->levels[i].seeds, 0);
+            int board = 2 * g.m * f->levels[i].seeds, k = board / 2;
+            double law = f->search_at_ref * pow(f->board_growth, board - 48) *
+                         pow(f->search_growth, board - k - 24) *
+                         pow(f->pits_growth, 2 * g.m - 12);
+            double none = f->no_db_at_ref > 0 ? f->no_db_at_ref *
+                                                    pow(f->no_db_growth, board - 48) *
+                                                    pow(f->no_db_pits_growth, 2 * g.m - 12)
+                                              : INFINITY;
+            double want = fmin(law * f->levels[i].level, none);
+            assert_true(fabs(plan_search_cost(&g, board, k, 1, true) / want - 1) < 1e-9);
+            seen++;
+        }
+    }
+    assert_true(seen > 0); /* the fit has some */
+}
+
 static void test_default_budget(void **state)
 {
     (void)state;
@@ -1406,6 +1439,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_forced_db_seeds),
         cmocka_unit_test(test_no_db),
         cmocka_unit_test(test_db_dir),
+        cmocka_unit_test(test_board_levels),
         cmocka_unit_test(test_cycles),
         cmocka_unit_test(test_cycles_folder),
         cmocka_unit_test(test_value_only_and_threads),

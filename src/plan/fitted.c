@@ -4,24 +4,35 @@
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
  * command: scripts/plan-fit --only kalah --keep results/plan-fit.csv
- * date:    2026-12-02 03:28 UTC
- * commit:  b58fddc
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 2.31 1.91 1.99
+ * date:    2026-12-04 14:51 UTC
+ * commit:  974a664 (src modified)
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 1.09 1.13 1.28
  */
 #include "internal.h"
 
 const plan_fit plan_fitted[SOW_GAME_COUNT] = {
     [SOW_KALAH] = {
-        .build_rate = 2.501e+07,
-        .search_at_ref = 2.057,
+        .build_rate = 2.654e+07,
+        .search_at_ref = 1.537,
         .search_growth = 1.4209,
         .board_growth = 1.0763,
         .pits_growth = 1.9309,
-        .all_moves_factor = 5.641,
-        .no_db_at_ref = 38.99,
+        .all_moves_factor = 4.301,
+        .no_db_at_ref = 29.13,
         .no_db_growth = 1.4048,
         .no_db_pits_growth = 1.4042,
         .points = 25,
+        .nlevels = 8,
+        .levels = {
+            {4, 4, 2.7343, 1.995},
+            {4, 5, 2.4059, 1.665},
+            {4, 6, 0.3636, 1.821},
+            {5, 3, 0.4138, 8.025},
+            {5, 4, 1.2887, 6.168},
+            {6, 2, 0.1090, 17.627},
+            {6, 3, 0.3077, 5.160},
+            {6, 4, 1.1745, 0.000},
+        },
     },
     [SOW_CHUNGKALA] = {
         .build_rate = 4.178e+07,
@@ -34,6 +45,13 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .no_db_growth = 1.0000,
         .no_db_pits_growth = 1.0000,
         .points = 12,
+        .nlevels = 4,
+        .levels = {
+            {4, 3, 0.0109, 3.499},
+            {5, 2, 0.0547, 0.000},
+            {5, 3, 0.0873, 0.000},
+            {6, 2, 2.0484, 3.968},
+        },
     },
     [SOW_CONGKAK] = {
         .build_rate = 5.101e+06,
@@ -46,6 +64,12 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .no_db_growth = 1.1009,
         .no_db_pits_growth = 1.0000,
         .points = 12,
+        .nlevels = 3,
+        .levels = {
+            {5, 3, 1.0000, 4.199},
+            {5, 4, 1.0000, 2.235},
+            {7, 7, 1.0000, 19.223},
+        },
     },
     [SOW_TOGUZ] = {
         .build_rate = 3.325e+06,

@@ -57,6 +57,16 @@
  * for every move's value. The pits term: a board of fewer pits holds far
  * fewer positions per seed (Kalah 4x6 searches about 40 times fewer nodes
  * than 6x4 of the same 48 seeds). */
+/* The most boards whose own level a family keeps (scripts/plan-fit). */
+#define PLAN_MAX_LEVELS 16
+
+/* One measured board's own constants (plan_fit.levels). */
+typedef struct plan_board {
+    int pits, seeds;  /* pits a side, seeds a pit at the start */
+    double level;     /* its searches over the law's */
+    double all_moves; /* its every move's value over the value's (0: the family's) */
+} plan_board;
+
 typedef struct plan_fit {
     double build_rate;       /* bytes (positions) built per second and thread */
     double search_at_ref;    /* seconds at an excess of 24 on a 48-seed board */
@@ -68,6 +78,13 @@ typedef struct plan_fit {
     double no_db_growth;     /* ... and its growth per board seed */
     double no_db_pits_growth; /* ... and per pit (both sides) */
     int points;              /* searches the fit used (0: the defaults) */
+    /* The measured boards' own levels: the law times `level` on a board
+     * of `pits` and `seeds` a pit at the start, and every move's value
+     * `all_moves` times the value's where that was measured (0: the
+     * family's factor); the law is smooth, the boards are not
+     * (results/plan-fit.md). */
+    int nlevels;
+    plan_board levels[PLAN_MAX_LEVELS];
 } plan_fit;
 
 /* Indexed by sow_game_id: data, not a special case per game. */

@@ -76,16 +76,27 @@ const plan_fit *plan_fit_of(const sow_game *g)
     return &plan_fitted[id < SOW_GAME_COUNT ? id : SOW_KALAH];
 }
 
+/* g's board's own entry in plan_fit.levels, NULL where it was not
+ * measured. */
+static const plan_board *board_entry(const plan_fit *f, const sow_game *g)
+{
+    for (int i = 0; i < f->nlevels; i++)
+        if (f->levels[i].pits == g->m && f->levels[i].seeds == g->cfg.seeds)
+            return &f->levels[i];
+    return NULL;
+}
+
 /* The model's seconds for the search with a k-seed database (k = 0: none). */
 double plan_search_cost(const sow_game *g, int board, int k, int threads, bool value_only)
 {
     const plan_fit *f = plan_fit_of(g);
-    double scale = (value_only ? 1.0 : f->all_moves_factor) /
-                   (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
+    const plan_board *own = board_entry(f, g);
+    double moves = own && own->all_moves > 0 ? own->all_moves : f->all_moves_factor;
+    double scale = (value_only ? 1.0 : moves) / (1.0 + THREAD_SEARCH_GAIN * (threads - 1));
     int pits = 2 * g->m - BOARD_REF_PITS;
     double above = f->search_at_ref * pow(f->board_growth, board - BOARD_REF_SEEDS) *
                    pow(f->search_growth, board - k - TT_BASE_EXCESS) *
-                   pow(f->pits_growth, pits);
+                   pow(f->pits_growth, pits) * (own ? own->level : 1.0);
     /* A small database hardly cuts the search: it costs about what the
      * search without one does (results/plan-fit.md). */
     double none = f->no_db_at_ref > 0 ? f->no_db_at_ref *
