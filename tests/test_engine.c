@@ -132,6 +132,7 @@ static void test_fallback_analysis(void **state)
     sow_game_start(&g, &p);
     assert_false(sow_search_exact(&g, &p));
     sow_engine *e = engine(&g, 256 * MB);
+    int first_seeds = 0;
     for (int round = 0; round < 2; round++) {
         double t0 = now();
         sow_engine_question q = {.seconds = 0.5, .all_moves = round == 0};
@@ -144,8 +145,13 @@ static void test_fallback_analysis(void **state)
         sow_engine_stats st;
         sow_engine_stats_get(e, &st);
         assert_true(st.analysis_table);
-        if (round == 1 && st.db_seeds > 0)
-            assert_int_equal(a.db_opens, 0); /* the first question's database */
+        /* The first question's database, kept: where the second plans
+         * the same one it opens none. (It may plan a bigger one: the
+         * store is shared with tests running beside this one, which may
+         * have added levels meanwhile; a CI run under ASan saw that.) */
+        if (round == 1 && st.db_seeds > 0 && st.db_seeds == first_seeds)
+            assert_int_equal(a.db_opens, 0);
+        first_seeds = st.db_seeds;
     }
     sow_engine_free(e);
 }

@@ -29,9 +29,10 @@
 /* ... and at least this, up to TRIAL_SECONDS: a process's start, and the
  * small boards solved in it. */
 #define TRIAL_FLOOR_SECONDS 0.05
-/* Toguz (cycles): the longest build the plan chooses by itself: above the
- * database a search with cycles shares little, so the biggest database
- * within this time is the plan. */
+/* Toguz (cycles): where the complete database does not fit, the longest
+ * build the plan chooses by itself: above the database a search with
+ * cycles shares little, so the biggest database within this time is the
+ * plan. */
 #define CYCLE_BUILD_SECONDS 20.0
 /* ... and tries the search without a database first for this share of
  * the build (plan_trial). */
@@ -124,11 +125,13 @@ static void need_text(double mib, char *buf, size_t size)
 /* Games that cycle. Above the database a search shares little between
  * captures and can blow up (Toguz 5x2: over 2.4e9 nodes in ten minutes
  * above an 18-seed database, 33 s with all 20: doc/experiments.md,
- * "Toguz: the complete database"), so the complete database (every seed
- * on the board) is the plan whenever it fits the memory, however long it
- * builds (its progress is shown; a time limit still bounds it): the root
- * is then one probe. Levels the --db folder holds cost no build and no
- * scratch. Otherwise the biggest that fits and builds within
+ * "Toguz: the complete database"), so the plan aims at the complete
+ * database (every seed on the board; the root is then one probe) whenever
+ * it fits the memory, however long it builds (its progress is shown; a
+ * time limit still bounds it): it starts CYCLE_SHORT_SEEDS short and
+ * grows while the search above outlasts its share (run.c), since most
+ * boards end sooner above less. Levels the --db folder holds cost no
+ * build and no scratch. Otherwise the biggest that fits and builds within
  * CYCLE_BUILD_SECONDS by the model, and the reason says what the complete
  * one would need. */
 static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double build_max,
@@ -382,12 +385,13 @@ static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_
         return;
     }
     if (g->cycles) {
-        /* The complete database is the plan, but a small board's search
-         * may end sooner than its build (Toguz 3x3: 0.04 s without one,
-         * 0.15 s with), or never (Toguz 4x1 without tuzdik: over 0.6 s,
-         * the database 0.06 s; results/plan.md): a trial of half the
-         * modelled build, up to CYCLE_TRIAL_SECONDS, costs at most half
-         * of it. */
+        /* A small board's search may end sooner than the first build
+         * (Toguz 3x3: 0.04 s without one, 0.15 s with), or never (Toguz
+         * 4x1 without tuzdik: over 0.6 s, the database 0.06 s;
+         * results/plan.md): a trial of a quarter of the modelled build,
+         * up to CYCLE_TRIAL_SECONDS, costs at most a quarter of it (half
+         * was a third of the plan's time on boards of a second:
+         * doc/experiments.md, "Growth for games that cycle"). */
         double t = CYCLE_TRIAL_SHARE * build;
         if (t > CYCLE_TRIAL_SECONDS)
             t = CYCLE_TRIAL_SECONDS;
@@ -395,8 +399,8 @@ static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_
             t = TRIAL_TIME_SHARE * left;
         out->trial_seconds = t;
         snprintf(out->why_trial, sizeof out->why_trial,
-                 "a %.2g s search without a database first: with cycles the plan is the "
-                 "biggest database, but a small board may be solved sooner without one", t);
+                 "a %.2g s search without a database first: with cycles the plan aims at "
+                 "the complete database, but a small board may be solved sooner without one", t);
         return;
     }
     double no_db = plan_search_cost(g, board, 0, L->threads, L->value_only);
