@@ -33,6 +33,7 @@ for k, v in vals:
 PY
 cc -std=c17 -fsyntax-only -Iinclude -Isrc/plan "$tmp/fitted.c"
 grep -q "^| kalah | " "$tmp/plan-fit.md"
+grep -q "^## The boards' own levels" "$tmp/plan-fit.md"
 grep -q "^# commit: " "$tmp/plan-fit.csv"
 cp "$tmp/fitted.c" "$tmp/first.c"
 scripts/plan-fit --refit "$tmp/plan-fit.csv" --out-c "$tmp/fitted.c" --out-results "$tmp/re" \
@@ -66,6 +67,13 @@ fit, notes = pf.fit_search(pts)
 assert abs(fit["G"] - G) < 1e-6, fit
 # Joint levels: B and P within a few per cent, not exact.
 assert 1.5 < fit["P"] < 2.4 and 1.0 <= fit["B"] < 1.2, fit
+# Each board's own level: the law times it gives the board's nodes back
+# (the levels differ from the planted ones by what the law absorbed).
+own = pf.board_levels(fit, pts)
+assert set(own) == {(p // 2, b // p) for p, b in levels}, own
+for e, b, p, n in pts:
+    law = fit["N"] * fit["G"] ** (e - 24) * fit["B"] ** (b - 48) * fit["P"] ** (p - 12)
+    assert abs(law * own[(p // 2, b // p)] / n - 1) < 1e-6, (e, b, p)
 # One pit count with two boards: no pits term.
 fit, notes = pf.fit_search([q for q in pts if q[2] == 12 or q[1] == 40])
 assert fit["P"] == 1.0 and any("no pits term" in n for n in notes), (fit, notes)
