@@ -45,6 +45,16 @@
 
 /* ---- The cost model (model.c) ----------------------------------------- */
 
+/* The most boards whose own level a family keeps (scripts/plan-fit). */
+#define PLAN_MAX_LEVELS 16
+
+/* One measured board's own constants (plan_fit.levels). */
+typedef struct plan_board {
+    int pits, seeds;  /* pits a side, seeds a pit at the start */
+    double level;     /* its searches over the law's */
+    double all_moves; /* its every move's value over the value's (0: the family's) */
+} plan_board;
+
 /* One game family's measured constants (fitted.c, written by
  * scripts/plan-fit from the game's own rules; results/plan-fit.md). The
  * model: building costs its bytes at build_rate per thread; a value
@@ -57,16 +67,6 @@
  * for every move's value. The pits term: a board of fewer pits holds far
  * fewer positions per seed (Kalah 4x6 searches about 40 times fewer nodes
  * than 6x4 of the same 48 seeds). */
-/* The most boards whose own level a family keeps (scripts/plan-fit). */
-#define PLAN_MAX_LEVELS 16
-
-/* One measured board's own constants (plan_fit.levels). */
-typedef struct plan_board {
-    int pits, seeds;  /* pits a side, seeds a pit at the start */
-    double level;     /* its searches over the law's */
-    double all_moves; /* its every move's value over the value's (0: the family's) */
-} plan_board;
-
 typedef struct plan_fit {
     double build_rate;       /* bytes (positions) built per second and thread */
     double search_at_ref;    /* seconds at an excess of 24 on a 48-seed board */

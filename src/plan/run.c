@@ -172,9 +172,9 @@ static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_pla
     double t = build_guess(g, plan, r, plan_grow_step(g, r->db_seeds, plan->db_grow_seeds));
     /* With cycles a share of what the next step adds, and no floor (the
      * model has no search law there). What it adds is the model's, or at
-     * the rate the last build measured where that is slower: small builds
-     * are mostly files and fsync (Toguz 5x1: 8 seeds in 0.10 s, modelled
-     * 0.02 s). */
+     * the last open's seconds over the bytes it holds where that is slower
+     * (after a growth step, an underestimate): small builds are mostly
+     * files and fsync (Toguz 5x1: 8 seeds in 0.10 s, modelled 0.02 s). */
     if (g->cycles) {
         int step = plan_grow_step(g, r->db_seeds, plan->db_grow_seeds);
         double next = (double)sow_db_bytes(g, step) - (double)r->db_bytes;
