@@ -169,14 +169,14 @@ static double build_guess(const sow_game *g, const sow_plan *plan, const sow_pla
  * small factor of the best size in hindsight. */
 static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_plan_result *r)
 {
-    double t = build_guess(g, plan, r, plan_grow_step(g, r->db_seeds, plan->db_grow_seeds));
+    int step = plan_grow_step(g, r->db_seeds, plan->db_grow_seeds);
+    double t = build_guess(g, plan, r, step);
     /* With cycles a share of what the next step adds, and no floor (the
      * model has no search law there). What it adds is the model's, or at
      * the last open's seconds over the bytes it holds where that is slower
      * (after a growth step, an underestimate): small builds are mostly
      * files and fsync (Toguz 5x1: 8 seeds in 0.10 s, modelled 0.02 s). */
     if (g->cycles) {
-        int step = plan_grow_step(g, r->db_seeds, plan->db_grow_seeds);
         double next = (double)sow_db_bytes(g, step) - (double)r->db_bytes;
         double rest = t - build_guess(g, plan, r, r->db_seeds);
         if (r->db_bytes > 0 && r->db_last_seconds * next / (double)r->db_bytes > rest)
