@@ -101,6 +101,29 @@ expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --
 json 'd["sprt"]["verdict"] == "H1" and d["played"] < 400 and d["sprt"]["llr"] >= d["sprt"]["upper"]'
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=6 --games 400 --plies 4 --no-adjudicate --sprt elo0=0,elo1=50 --json
 json 'd["sprt"]["verdict"] == "H0" and d["played"] < 400'
+# After each game one line on stderr: the game's result and the score so
+# far (the last line's counts are the match's), with the LLR under --sprt;
+# --quiet leaves them out.
+n=$(grep -c '^match: game [0-9]*: .*; [0-9]* of 400 played: +[0-9]* =[0-9]* -[0-9]*, Elo .*, LLR ' "$T/err")
+json "d['played'] == $n"
+tail -1 "$T/err" | grep -q "$(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print("%d of 400 played: +%d =%d -%d," % (d["played"], d["wins"], d["draws"], d["losses"]))' "$T/out")" \
+  || fail "the last progress line is not the match's score: $(tail -1 "$T/err")"
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=2 --b depth=1 --games 2 --no-adjudicate --quiet
+[ ! -s "$T/err" ] || fail "--quiet printed: $(cat "$T/err")"
+# Each game's record is saved as soon as it ends: a match killed in its
+# tenth game has saved the nine before.
+"$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b "$ENGINE" --movetime 0.2 --games 40 --no-adjudicate --out "$T/killed" >/dev/null 2>"$T/killed.err" &
+pid=$!
+for _ in $(seq 600); do
+  [ "$(grep -c '^match: game' "$T/killed.err" || true)" -ge 2 ] && break
+  sleep 0.1
+done
+kill -9 $pid
+wait $pid 2>/dev/null || true
+saved=$(find "$T/killed" -name 'game-*.txt' | wc -l)
+done_games=$(grep -c '^match: game' "$T/killed.err" || true)
+[ "$done_games" -ge 2 ] || fail "no progress lines from the killed match: $(cat "$T/killed.err")"
+[ "$saved" -ge "$done_games" ] || fail "the killed match saved $saved records of $done_games games played"
 expect_bad "--sprt needs elo0 < elo1" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=5,elo1=0
 expect_bad "--sprt: unknown key" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=0,elo1=5,gamma=1
 expect_bad "is a program: give --tc" "$SOW" match kalah --a "cmd=$SOW engine" --b depth=1

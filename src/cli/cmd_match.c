@@ -31,7 +31,7 @@ static const char usage[] =
     "                 --a ENGINE --b ENGINE [--games N] [--openings FILE]\n"
     "                 [--plies K] [--seed S] [--jobs J] [--tc BASE+INC | --movetime S]\n"
     "                 [--sprt elo0=E0,elo1=E1,alpha=A,beta=B] [--no-adjudicate]\n"
-    "                 [--out DIR] [--json]\n"
+    "                 [--out DIR] [--quiet] [--json]\n"
     "\n"
     "Engine A and engine B play --games games (default 20): each opening twice,\n"
     "colours swapped. An ENGINE is either\n"
@@ -59,9 +59,12 @@ static const char usage[] =
     "leave it no spread (every game won, lost or drawn) the Wilson score\n"
     "interval of the score instead, and a clean sweep prints its one bound\n"
     "(\"Elo A - B > +N\": infinite Elo is not excluded). --out DIR saves each\n"
-    "game's record (DIR/game-NNN.txt: the engines' colours, the opening and the\n"
-    "result as comments, then the moves in the game's record notation, as\n"
-    "--record FILE reads it: Toguz \"1. 76 98 ...\", the other games \"3,1,6\").\n"
+    "game's record as soon as it ends (DIR/game-NNN.txt: the engines' colours,\n"
+    "the opening and the result as comments, then the moves in the game's\n"
+    "record notation, as --record FILE reads it: Toguz \"1. 76 98 ...\", the\n"
+    "other games \"3,1,6\"). After each game a line on stderr gives its result\n"
+    "and the match's score so far, Elo and (with --sprt) the test's LLR;\n"
+    "--quiet leaves them out.\n"
     "A game longer than 2000 plies (Toguz can cycle) is scored as perpetual\n"
     "play: the store difference. A program that makes an illegal move, dies or\n"
     "does not answer loses the game.\n"
@@ -456,7 +459,8 @@ static void moves_text(const game_rec *r, int from, int to, char *buf, size_t si
     }
 }
 
-/* Game k's record, written to a temporary name and renamed into place. */
+/* Game k's record, written to a temporary name and renamed into place.
+ * One at a time (its buffer is static): the caller holds match_score. */
 static void save(const char *dir, int k, const cli_game *cg, const engine *ea, const engine *eb,
                  const game_rec *r)
 {
@@ -574,6 +578,33 @@ static sow_db *adjudicator(const cli_game *cg)
     return db;
 }
 
+/* One line on stderr after each game: its result and the match so far,
+ * so that a match of hours shows where it stands (and a killed one has
+ * said what it had). Under match_score. */
+static void progress(int k, int played, int ngames, const game_rec *r, int w, int d, int l,
+                     const sow_sprt *test)
+{
+    double elo, lo, hi;
+    bool wilson;
+    sow_elo_interval(w, d, l, &elo, &lo, &hi, &wilson);
+    char e[96];
+    if (isnan(hi) && !isnan(lo))
+        snprintf(e, sizeof e, "Elo > %+.0f", lo); /* a clean sweep so far */
+    else if (isnan(lo) && !isnan(hi))
+        snprintf(e, sizeof e, "Elo < %+.0f", hi);
+    else
+        snprintf(e, sizeof e, "Elo %+.0f [%+.0f, %+.0f]", elo, lo, hi);
+    char t[96] = "";
+    if (test) {
+        double a, b;
+        sow_sprt_bounds(test, &a, &b);
+        snprintf(t, sizeof t, ", LLR %.2f (%.2f, %.2f)", sow_sprt_llr(test, w, d, l), a, b);
+    }
+    fprintf(stderr, "match: game %d: %s, South %+d (%s); %d of %d played: +%d =%d -%d, %s%s\n",
+            k + 1, r->result > 0 ? "A wins" : r->result < 0 ? "B wins" : "draw", r->margin,
+            end_names[r->end], played, ngames, w, d, l, e, t);
+}
+
 static const char *verdict_name(sow_sprt_verdict v)
 {
     return v == SOW_SPRT_H1 ? "H1" : v == SOW_SPRT_H0 ? "H0" : "undecided";
@@ -584,7 +615,7 @@ int cmd_match(int argc, char **argv)
     cli_game cg = {0};
     const char *a = NULL, *b = NULL, *games = NULL, *ofile = NULL, *plies = NULL, *seed = NULL,
                *jobs = NULL, *out = NULL, *tc = NULL, *movetime = NULL, *sprt = NULL;
-    bool no_adj = false;
+    bool no_adj = false, quiet = false;
     const cli_opt opts[] = {{"pits", OPT_STRING, &cg.pits},
                             {"seeds", OPT_STRING, &cg.seeds},
                             {"variant", OPT_STRING, &cg.variant},
@@ -601,6 +632,7 @@ int cmd_match(int argc, char **argv)
                             {"movetime", OPT_STRING, &movetime},
                             {"sprt", OPT_STRING, &sprt},
                             {"no-adjudicate", OPT_FLAG, &no_adj},
+                            {"quiet", OPT_FLAG, &quiet},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -673,6 +705,10 @@ int cmd_match(int argc, char **argv)
                 l += rec[k].result < 0;
                 if (sprt && verdict == SOW_SPRT_CONTINUE)
                     __atomic_store_n(&verdict, sow_sprt_test(&test, w, d, l), __ATOMIC_RELAXED);
+                if (out)
+                    save(out, k, &cg, &ea, &eb, &rec[k]);
+                if (!quiet)
+                    progress(k, played, ngames, &rec[k], w, d, l, sprt ? &test : NULL);
             }
         }
     }
@@ -683,8 +719,6 @@ int cmd_match(int argc, char **argv)
     for (int k = 0; k < ngames; k++) {
         if (rec[k].err)
             cli_fail("match: game %d: %s", k + 1, sow_err_name(rec[k].err));
-        if (out && rec[k].played)
-            save(out, k, &cg, &ea, &eb, &rec[k]);
     }
     double s = played ? (w + 0.5 * d) / played : 0, elo, lo, hi;
     bool wilson;
