@@ -3,10 +3,10 @@
  * from the game's own rules (results/plan-fit.md has the measurements
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
- * command: scripts/plan-fit --only kalah --keep results/plan-fit.csv
- * date:    2026-12-04 14:51 UTC
- * commit:  974a664 (src modified)
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 1.09 1.13 1.28
+ * command: scripts/plan-fit --only chungkala --keep results/plan-fit.csv
+ * date:    2026-12-04 21:45 UTC
+ * commit:  a721580
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 0.77 1.25 1.70
  */
 #include "internal.h"
 
@@ -35,22 +35,29 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         },
     },
     [SOW_CHUNGKALA] = {
-        .build_rate = 4.178e+07,
-        .search_at_ref = 27.2,
-        .search_growth = 1.4996,
+        .build_rate = 2.577e+07,
+        .search_at_ref = 205.3,
+        .search_growth = 1.7445,
         .board_growth = 1.0000,
-        .pits_growth = 1.0000,
-        .all_moves_factor = 3.805,
+        .pits_growth = 3.4558,
+        .all_moves_factor = 5.500,
         .no_db_at_ref = 0,
         .no_db_growth = 1.0000,
         .no_db_pits_growth = 1.0000,
-        .points = 12,
-        .nlevels = 4,
+        .points = 26,
+        .nlevels = 11,
         .levels = {
-            {4, 3, 0.0109, 3.499},
-            {5, 2, 0.0547, 0.000},
-            {5, 3, 0.0873, 0.000},
-            {6, 2, 2.0484, 3.968},
+            {4, 3, 1.0128, 3.888},
+            {4, 4, 3.1385, 3.026},
+            {4, 5, 3.1546, 2.662},
+            {4, 6, 1.0585, 2.624},
+            {5, 2, 0.8322, 0.000},
+            {5, 3, 0.4975, 0.000},
+            {5, 4, 1.5344, 3.151},
+            {6, 2, 1.5442, 3.710},
+            {6, 3, 0.1972, 4.135},
+            {7, 1, 0.5568, 117.890},
+            {8, 1, 1.0280, 14.586},
         },
     },
     [SOW_CONGKAK] = {
