@@ -580,10 +580,14 @@ static sow_db *adjudicator(const cli_game *cg)
 
 /* One line on stderr after each game: its result and the match so far,
  * so that a match of hours shows where it stands (and a killed one has
- * said what it had). Under match_score. */
+ * said what it had). `ngames` 0: no --games (an SPRT runs until it
+ * decides). Under match_score. */
 static void progress(int k, int played, int ngames, const game_rec *r, int w, int d, int l,
                      const sow_sprt *test)
 {
+    char of[32] = "";
+    if (ngames)
+        snprintf(of, sizeof of, " of %d", ngames);
     double elo, lo, hi;
     bool wilson;
     sow_elo_interval(w, d, l, &elo, &lo, &hi, &wilson);
@@ -600,9 +604,9 @@ static void progress(int k, int played, int ngames, const game_rec *r, int w, in
         sow_sprt_bounds(test, &a, &b);
         snprintf(t, sizeof t, ", LLR %.2f (%.2f, %.2f)", sow_sprt_llr(test, w, d, l), a, b);
     }
-    fprintf(stderr, "match: game %d: %s, South %+d (%s); %d of %d played: +%d =%d -%d, %s%s\n",
+    fprintf(stderr, "match: game %d: %s, South %+d (%s); %d%s played: +%d =%d -%d, %s%s\n",
             k + 1, r->result > 0 ? "A wins" : r->result < 0 ? "B wins" : "draw", r->margin,
-            end_names[r->end], played, ngames, w, d, l, e, t);
+            end_names[r->end], played, of, w, d, l, e, t);
 }
 
 static const char *verdict_name(sow_sprt_verdict v)
@@ -708,7 +712,8 @@ int cmd_match(int argc, char **argv)
                 if (out)
                     save(out, k, &cg, &ea, &eb, &rec[k]);
                 if (!quiet)
-                    progress(k, played, ngames, &rec[k], w, d, l, sprt ? &test : NULL);
+                    progress(k, played, games ? ngames : 0, &rec[k], w, d, l,
+                             sprt ? &test : NULL);
             }
         }
     }
