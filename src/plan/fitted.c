@@ -3,32 +3,33 @@
  * from the game's own rules (results/plan-fit.md has the measurements
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
- * command: scripts/plan-fit --only chungkala --keep results/plan-fit.csv
- * date:    2026-12-04 21:45 UTC
- * commit:  a721580
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 0.77 1.25 1.70
+ * command: scripts/plan-fit --only kalah --keep results/plan-fit.csv
+ * date:    2026-12-05 01:04 UTC
+ * commit:  40cb61c
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 0.43 0.21 0.08
  */
 #include "internal.h"
 
 const plan_fit plan_fitted[SOW_GAME_COUNT] = {
     [SOW_KALAH] = {
-        .build_rate = 2.654e+07,
-        .search_at_ref = 1.537,
+        .build_rate = 3.361e+07,
+        .search_at_ref = 1.369,
         .search_growth = 1.4209,
         .board_growth = 1.0763,
         .pits_growth = 1.9309,
         .all_moves_factor = 4.301,
-        .no_db_at_ref = 29.13,
+        .no_db_at_ref = 25.94,
         .no_db_growth = 1.4048,
         .no_db_pits_growth = 1.4042,
         .points = 25,
-        .nlevels = 8,
+        .nlevels = 9,
         .levels = {
             {4, 4, 2.7343, 1.995},
             {4, 5, 2.4059, 1.665},
             {4, 6, 0.3636, 1.821},
             {5, 3, 0.4138, 8.025},
             {5, 4, 1.2887, 6.168},
+            {5, 5, 8.9318, 0.000},
             {6, 2, 0.1090, 17.627},
             {6, 3, 0.3077, 5.160},
             {6, 4, 1.1745, 0.000},
