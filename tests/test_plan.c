@@ -119,12 +119,13 @@ static void check_invariants(const sow_game *g, const sow_plan *p)
  * 19 for the value on 1 thread; Kalah(6,5) 26 with 4 GB. The table
  * follows the excess. */
 /* The measured boards' own levels: each scales the law's search on its
- * board alone (every variant of the family), once; a board of the same
- * family without one keeps the law. */
+ * board alone (under its variant flags, or, measured under the plain
+ * rule, every variant without one of its own), once; a board of the
+ * same family without one keeps the law. */
 static void test_board_levels(void **state)
 {
     (void)state;
-    int seen = 0;
+    int seen = 0, fallbacks = 0;
     for (int id = 0; id < SOW_GAME_COUNT; id++) {
         const plan_fit *f = &plan_fitted[id];
         assert_true(f->nlevels >= 0 && f->nlevels <= PLAN_MAX_LEVELS);
@@ -132,9 +133,11 @@ static void test_board_levels(void **state)
             assert_true(f->levels[i].level > 0);
             for (int j = 0; j < i; j++)
                 assert_false(f->levels[j].pits == f->levels[i].pits &&
-                             f->levels[j].seeds == f->levels[i].seeds);
+                             f->levels[j].seeds == f->levels[i].seeds &&
+                             f->levels[j].variant == f->levels[i].variant);
             sow_game g;
-            game_of(&g, (sow_game_id)id, f->levels[i].pits, f->levels[i].seeds, 0);
+            game_of(&g, (sow_game_id)id, f->levels[i].pits, f->levels[i].seeds,
+                    f->levels[i].variant);
             int board = 2 * g.m * f->levels[i].seeds, k = board / 2;
             double law = f->search_at_ref * pow(f->board_growth, board - 48) *
                          pow(f->search_growth, board - k - 24) *
@@ -146,9 +149,42 @@ static void test_board_levels(void **state)
             double want = fmin(law * f->levels[i].level, none);
             assert_true(fabs(plan_search_cost(&g, board, k, 1, true) / want - 1) < 1e-9);
             seen++;
+            if (f->levels[i].variant != 0) {
+                /* Its every-move factor: its own, else the plain rule's,
+                 * else the family's. */
+                double moves = f->levels[i].all_moves;
+                for (int j = 0; j < f->nlevels && moves <= 0; j++)
+                    if (f->levels[j].pits == f->levels[i].pits &&
+                        f->levels[j].seeds == f->levels[i].seeds && f->levels[j].variant == 0)
+                        moves = f->levels[j].all_moves;
+                if (moves <= 0)
+                    moves = f->all_moves_factor;
+                assert_true(fabs(plan_search_cost(&g, board, k, 1, false) /
+                                     plan_search_cost(&g, board, k, 1, true) / moves -
+                                 1) < 1e-9);
+                continue;
+            }
+            /* Every single variant flag of the game that has no entry of
+             * its own on this board takes the plain rule's level. */
+            unsigned all = sow_variants_of((sow_game_id)id);
+            for (unsigned flag = 1; flag != 0 && flag <= all; flag <<= 1) {
+                if (!(all & flag))
+                    continue;
+                bool own = false;
+                for (int j = 0; j < f->nlevels; j++)
+                    own |= f->levels[j].pits == f->levels[i].pits &&
+                           f->levels[j].seeds == f->levels[i].seeds &&
+                           f->levels[j].variant == flag;
+                if (own)
+                    continue;
+                game_of(&g, (sow_game_id)id, f->levels[i].pits, f->levels[i].seeds, flag);
+                assert_true(fabs(plan_search_cost(&g, board, k, 1, true) / want - 1) < 1e-9);
+                fallbacks++;
+            }
         }
     }
-    assert_true(seen > 0); /* the fit has some */
+    assert_true(seen > 0);      /* the fit has some */
+    assert_true(fallbacks > 0); /* and some plain levels stand for a variant */
 }
 
 static void test_default_budget(void **state)
@@ -972,9 +1008,11 @@ static void test_db_grows(void **state)
  * above it outlasts half the next step's modelled build. Toguz 4x2
  * above a 2-seed database: its search runs for minutes (without one,
  * over 60 s and 230 M nodes unfinished, one thread, 2026-12-04), its
- * budget is half a second or so: the search is cut, the database grows to
- * all 16 seeds, and the answer is the complete database's, every move
- * exact. */
+ * budget is half a second or so: the search is cut and the database
+ * grows, to 14 seeds or more (above 13 the search runs for over a minute;
+ * above 14 it takes about 0.3 s, near the budget, so whether it ends
+ * there or grows to all 16 seeds depends on the machine's speed), and the
+ * answer is the complete database's, every move exact. */
 static void test_cycles_grow(void **state)
 {
     (void)state;
@@ -995,9 +1033,9 @@ static void test_cycles_grow(void **state)
     static sow_plan_result res, fixed;
     assert_int_equal(sow_plan_solve(&g, &p, &plan, &cb, &res, NULL, 0), SOW_OK);
     assert_true(gr.steps >= 1);
-    assert_int_equal(gr.last, 16);
+    assert_true(gr.last >= 14 && gr.last <= 16);
     assert_int_equal(res.db_first_seeds, 2);
-    assert_int_equal(res.db_seeds, 16);
+    assert_int_equal(res.db_seeds, gr.last);
 
     sow_limits fl = {.memory = 512 * MB, .threads = 1, .db_seeds = 16};
     sow_plan fp = make(&g, &fl, SOW_OK);

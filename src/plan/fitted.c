@@ -3,36 +3,42 @@
  * from the game's own rules (results/plan-fit.md has the measurements
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
- * command: scripts/plan-fit --only kalah --keep results/plan-fit.csv
- * date:    2026-12-05 01:04 UTC
- * commit:  40cb61c
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 0.43 0.21 0.08
+ * command: scripts/plan-fit --only kalah --levels-only --keep results/plan-fit.csv
+ * date:    2026-12-05 01:20 UTC
+ * commit:  7bc692b (src modified)
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 1.06 1.57 1.28
  */
 #include "internal.h"
 
 const plan_fit plan_fitted[SOW_GAME_COUNT] = {
     [SOW_KALAH] = {
         .build_rate = 3.361e+07,
-        .search_at_ref = 1.369,
+        .search_at_ref = 1.265,
         .search_growth = 1.4209,
         .board_growth = 1.0763,
         .pits_growth = 1.9309,
         .all_moves_factor = 4.301,
-        .no_db_at_ref = 25.94,
+        .no_db_at_ref = 23.98,
         .no_db_growth = 1.4048,
         .no_db_pits_growth = 1.4042,
         .points = 25,
-        .nlevels = 9,
+        .nlevels = 15,
         .levels = {
-            {4, 4, 2.7343, 1.995},
-            {4, 5, 2.4059, 1.665},
-            {4, 6, 0.3636, 1.821},
-            {5, 3, 0.4138, 8.025},
-            {5, 4, 1.2887, 6.168},
-            {5, 5, 8.9318, 0.000},
-            {6, 2, 0.1090, 17.627},
-            {6, 3, 0.3077, 5.160},
-            {6, 4, 1.1745, 0.000},
+            {4, 4, 0, 2.7343, 1.995},
+            {4, 5, 0, 2.4059, 1.665},
+            {4, 5, SOW_VAR_EMPTY_CAPTURE | SOW_VAR_END_ON_TURN, 1.7139, 0.000},
+            {4, 6, 0, 0.3636, 1.821},
+            {5, 3, 0, 0.4138, 8.025},
+            {5, 4, 0, 1.2887, 6.168},
+            {5, 5, 0, 8.9318, 0.000},
+            {5, 5, SOW_VAR_EMPTY_CAPTURE, 4.0417, 0.000},
+            {5, 5, SOW_VAR_EMPTY_CAPTURE | SOW_VAR_END_ON_TURN, 3.3833, 0.000},
+            {5, 5, SOW_VAR_EMPTY_CAPTURE | SOW_VAR_NO_SWEEP, 1.4725, 0.000},
+            {5, 5, SOW_VAR_END_ON_TURN, 9.2021, 0.000},
+            {5, 5, SOW_VAR_NO_SWEEP, 3.9012, 0.000},
+            {6, 2, 0, 0.1090, 17.627},
+            {6, 3, 0, 0.3077, 5.160},
+            {6, 4, 0, 1.1745, 0.000},
         },
     },
     [SOW_CHUNGKALA] = {
@@ -48,17 +54,17 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .points = 26,
         .nlevels = 11,
         .levels = {
-            {4, 3, 1.0128, 3.888},
-            {4, 4, 3.1385, 3.026},
-            {4, 5, 3.1546, 2.662},
-            {4, 6, 1.0585, 2.624},
-            {5, 2, 0.8322, 0.000},
-            {5, 3, 0.4975, 0.000},
-            {5, 4, 1.5344, 3.151},
-            {6, 2, 1.5442, 3.710},
-            {6, 3, 0.1972, 4.135},
-            {7, 1, 0.5568, 117.890},
-            {8, 1, 1.0280, 14.586},
+            {4, 3, 0, 1.0128, 3.888},
+            {4, 4, 0, 3.1385, 3.026},
+            {4, 5, 0, 3.1546, 2.662},
+            {4, 6, 0, 1.0585, 2.624},
+            {5, 2, 0, 0.8322, 0.000},
+            {5, 3, 0, 0.4975, 0.000},
+            {5, 4, 0, 1.5344, 3.151},
+            {6, 2, 0, 1.5442, 3.710},
+            {6, 3, 0, 0.1972, 4.135},
+            {7, 1, 0, 0.5568, 117.890},
+            {8, 1, 0, 1.0280, 14.586},
         },
     },
     [SOW_CONGKAK] = {
@@ -74,9 +80,9 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .points = 12,
         .nlevels = 3,
         .levels = {
-            {5, 3, 1.0000, 4.199},
-            {5, 4, 1.0000, 2.235},
-            {7, 7, 1.0000, 19.223},
+            {5, 3, 0, 1.0000, 4.199},
+            {5, 4, 0, 1.0000, 2.235},
+            {7, 7, 0, 1.0000, 19.223},
         },
     },
     [SOW_TOGUZ] = {

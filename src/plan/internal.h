@@ -46,11 +46,12 @@
 /* ---- The cost model (model.c) ----------------------------------------- */
 
 /* The most boards whose own level a family keeps (scripts/plan-fit). */
-#define PLAN_MAX_LEVELS 16
+#define PLAN_MAX_LEVELS 32
 
 /* One measured board's own constants (plan_fit.levels). */
 typedef struct plan_board {
     int pits, seeds;  /* pits a side, seeds a pit at the start */
+    unsigned variant; /* the SOW_VAR_* flags it was measured under (0: none) */
     double level;     /* its searches over the law's */
     double all_moves; /* its every move's value over the value's (0: the family's) */
 } plan_board;
