@@ -69,11 +69,34 @@ assert abs(fit["G"] - G) < 1e-6, fit
 assert 1.5 < fit["P"] < 2.4 and 1.0 <= fit["B"] < 1.2, fit
 # Each board's own level: the law times it gives the board's nodes back
 # (the levels differ from the planted ones by what the law absorbed).
-own = pf.board_levels(fit, pts)
-assert set(own) == {(p // 2, b // p) for p, b in levels}, own
+own = pf.board_levels(fit, [(pf.board_of(q), q) for q in pts])
+assert set(own) == {(p // 2, b // p, "") for p, b in levels}, own
 for e, b, p, n in pts:
     law = fit["N"] * fit["G"] ** (e - 24) * fit["B"] ** (b - 48) * fit["P"] ** (p - 12)
-    assert abs(law * own[(p // 2, b // p)] / n - 1) < 1e-6, (e, b, p)
+    assert abs(law * own[(p // 2, b // p, "")] / n - 1) < 1e-6, (e, b, p)
+# Level-only searches (a variant's, or a board in the family's
+# level_points) set their own level and nothing else: the law and the
+# node rate are those of the law's rows alone.
+def rows_of(qs, variant=""):
+    return [{"game": "kalah", "kind": "search", "pits": p // 2, "seeds": b // p, "board": b,
+             "db_seeds": b - e, "excess": e, "value_only": 1, "nodes": n, "cpu": n / 1e6,
+             "wall": "", "variant": variant} for e, b, p, n in qs]
+law_rows = rows_of(pts)
+extra = rows_of([(e, b, p, 30 * n) for e, b, p, n in pts if (p, b) == (10, 40)],
+                "empty-capture")
+lb = pf.board_of(pf.PLAN["kalah"]["level_points"][0])
+level_rows = rows_of([(e, b, p, 7 * n) for e, b, p, n in pts if (p, b) == (12, 36)])
+for r in level_rows:
+    r["pits"], r["seeds"] = lb[0], lb[1]
+    r["cpu"] = r["nodes"] / 1e3  # a far slower node rate, which must not count
+extra += level_rows
+base, _ = pf.fit_family("kalah", law_rows)
+more, notes = pf.fit_family("kalah", law_rows + extra)
+for key in ("search_at_ref", "search_growth", "board_growth", "pits_growth", "no_db_at_ref"):
+    assert base[key] == more[key], (key, base[key], more[key])
+assert abs(more["levels"][(5, 4, "empty-capture")] / more["levels"][(5, 4, "")] - 30) < 1e-6
+assert lb in more["levels"] and lb not in base["levels"], (lb, more["levels"])
+assert any("level only" in n for n in notes), notes
 # One pit count with two boards: no pits term.
 fit, notes = pf.fit_search([q for q in pts if q[2] == 12 or q[1] == 40])
 assert fit["P"] == 1.0 and any("no pits term" in n for n in notes), (fit, notes)
