@@ -69,7 +69,7 @@ assert abs(fit["G"] - G) < 1e-6, fit
 assert 1.5 < fit["P"] < 2.4 and 1.0 <= fit["B"] < 1.2, fit
 # Each board's own level: the law times it gives the board's nodes back
 # (the levels differ from the planted ones by what the law absorbed).
-own = pf.board_levels(fit, [(pf.board_of(q), q) for q in pts])
+own = pf.board_levels(fit, [((p // 2, b // p, ""), (e, b, p, n)) for e, b, p, n in pts])
 assert set(own) == {(p // 2, b // p, "") for p, b in levels}, own
 for e, b, p, n in pts:
     law = fit["N"] * fit["G"] ** (e - 24) * fit["B"] ** (b - 48) * fit["P"] ** (p - 12)
