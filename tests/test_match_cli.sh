@@ -29,6 +29,26 @@ done
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b "$ENGINE" --movetime 0.05 --games 2 --json --no-adjudicate
 json 'd["played"] == 2'
 
+# --nodes: every move the same node count, for a program (`go nodes N`)
+# and in this process alike; with one thread the same games run after
+# run, whatever the load. The same engine on both sides plays the same
+# moves from either colour: each opening's two games are one line.
+nodes_match() {
+  expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b nodes=50 --nodes 3000 \
+    --games 4 --json --no-adjudicate
+  python3 -c 'import json,sys; print(" ".join(r["moves"] for r in json.load(open(sys.argv[1]))["results"]))' "$T/out"
+}
+first=$(nodes_match)
+second=$(nodes_match)
+[ "$first" = "$second" ] || fail "--nodes: two runs played different games: $first / $second"
+read -r g1 g2 g3 g4 <<<"$first"
+[ "$g1" = "$g2" ] && [ "$g3" = "$g4" ] || fail "--nodes: the same engine played differently by colour: $first"
+# A program at fewer nodes plays other moves than at more (the limit reaches it).
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b nodes=50 --nodes 20 \
+  --games 2 --json --no-adjudicate
+few=$(python3 -c 'import json,sys; print(" ".join(r["moves"] for r in json.load(open(sys.argv[1]))["results"]))' "$T/out")
+[ "$few" != "$g1 $g2" ] || fail "--nodes 20 played as --nodes 3000: $few"
+
 # Programs that fail lose the game, and the match goes on.
 cat >"$T/illegal.sh" <<'SH'
 #!/bin/sh
@@ -127,6 +147,8 @@ done_games=$(grep -c '^match: game' "$T/killed.err" || true)
 expect_bad "--sprt needs elo0 < elo1" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=5,elo1=0
 expect_bad "--sprt: unknown key" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=0,elo1=5,gamma=1
 expect_bad "is a program: give --tc" "$SOW" match kalah --a "cmd=$SOW engine" --b depth=1
-expect_bad "--tc and --movetime exclude" "$SOW" match kalah --a depth=1 --b depth=1 --tc 1+0 --movetime 1
+expect_bad "--tc, --movetime and --nodes exclude" "$SOW" match kalah --a depth=1 --b depth=1 --tc 1+0 --movetime 1
+expect_bad "--tc, --movetime and --nodes exclude" "$SOW" match kalah --a depth=1 --b depth=1 --nodes 100 --movetime 1
+expect_bad "--nodes: 0 is out of range" "$SOW" match kalah --a depth=1 --b depth=1 --nodes 0
 expect_bad "--tc (BASE+INC)" "$SOW" match kalah --a depth=1 --b depth=1 --tc x+1
 echo "match: ok"

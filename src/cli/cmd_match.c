@@ -3,8 +3,9 @@
  * difference and its 95% interval. An engine is a setting of sow's own
  * analysis (in this process) or any program that speaks the engine
  * protocol (doc/engine-protocol.md, driven by proc_engine.c). Games run
- * on a clock (--tc), a time a move (--movetime) or the engines' own
- * limits; a database of the store that holds the position ends the game
+ * on a clock (--tc), a time a move (--movetime), a node count a move
+ * (--nodes: the same games on a loaded machine as on a quiet one) or the
+ * engines' own limits; a database of the store that holds the position ends the game
  * with its exact value; an SPRT (sow/sprt.h) stops the match as soon as it
  * decides.
  */
@@ -29,7 +30,8 @@
 static const char usage[] =
     "usage: sow match GAME [--pits M] [--seeds N] [--variant A,B]\n"
     "                 --a ENGINE --b ENGINE [--games N] [--openings FILE]\n"
-    "                 [--plies K] [--seed S] [--jobs J] [--tc BASE+INC | --movetime S]\n"
+    "                 [--plies K] [--seed S] [--jobs J]\n"
+    "                 [--tc BASE+INC | --movetime S | --nodes N]\n"
     "                 [--sprt elo0=E0,elo1=E1,alpha=A,beta=B] [--no-adjudicate]\n"
     "                 [--out DIR] [--quiet] [--json]\n"
     "\n"
@@ -45,8 +47,14 @@ static const char usage[] =
     "    engine; everything after cmd= is its command line (run by /bin/sh).\n"
     "The time: --tc BASE+INC gives each side a clock of BASE seconds plus INC\n"
     "after each of its moves (10+0.1; a side whose clock runs out by more than\n"
-    "0.1 s loses); --movetime S gives every move S seconds; without either,\n"
-    "the engines' own limits (a program needs --tc or --movetime).\n"
+    "0.1 s loses); --movetime S gives every move S seconds; --nodes N every\n"
+    "move N nodes (in place of a setting's nodes=; `go nodes N` to a program,\n"
+    "which must answer within 60 s plus a second per 100000 nodes): with one\n"
+    "thread each and --jobs 1 the same games whatever the machine's load (a\n"
+    "program keeps its table from game to game, so with --jobs J its games\n"
+    "depend on which it played before), for comparing two versions of an\n"
+    "engine; it does not weigh their speed. Without any, the engines' own\n"
+    "limits (a program needs --tc, --movetime or --nodes).\n"
     "Openings are the lines of FILE (a move list as for --moves, one per line)\n"
     "or K random plies (--plies, default 2; --seed, default 1). --jobs J games\n"
     "run side by side (default 1). A game reaching a position that the\n"
@@ -91,6 +99,10 @@ static const char usage[] =
  * its clock (or move time) to answer before it loses the game. */
 #define START_SECONDS 10.0
 #define ANSWER_GRACE 1.0
+/* Under --nodes a program answers within NODES_WAIT seconds plus one per
+ * NODES_PER_SECOND nodes: a slow rate, since no clock is at stake. */
+#define NODES_WAIT 60.0
+#define NODES_PER_SECOND 1e5
 /* A clock may run this far below zero before its side loses on time:
  * process scheduling and pipes, not thinking. */
 #define TIME_MARGIN 0.1
@@ -167,6 +179,7 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
 typedef struct match_time {
     double base, inc;   /* --tc; base 0: none */
     double movetime;    /* --movetime; 0: none */
+    uint64_t nodes;     /* --nodes; 0: none */
 } match_time;
 
 /* How a game ended. */
@@ -295,6 +308,8 @@ static bool program_move(const match *m, seat *st, int k, const game_rec *r, con
     if (m->tm.base > 0)
         snprintf(go, sizeof go, "go wtime %.0f btime %.0f winc %.0f binc %.0f", left[0] * 1000,
                  left[1] * 1000, m->tm.inc * 1000, m->tm.inc * 1000);
+    else if (m->tm.nodes)
+        snprintf(go, sizeof go, "go nodes %llu", (unsigned long long)m->tm.nodes);
     else
         snprintf(go, sizeof go, "go movetime %.0f", m->tm.movetime * 1000);
     if (!proc_send(pe, cmd, why, sizeof why) || !proc_send(pe, go, why, sizeof why) ||
@@ -332,6 +347,8 @@ static bool analysis_move(const match *m, sow_search *s, int k, const sow_pos *p
         return true;
     }
     sow_analyse_options ao = m->e[k]->ao;
+    if (m->tm.nodes)
+        ao.max_nodes = m->tm.nodes;
     if (budget > 0)
         ao.time_limit = ao.time_limit > 0 && ao.time_limit < budget ? ao.time_limit : budget;
     sow_err err = sow_analyse(s, p, &ao, &in);
@@ -406,6 +423,8 @@ static void play(const match *m, seat *st, game_rec *r)
         }
         int k = sow_pos_to_move(&p) == r->a_side ? 0 : 1;
         double budget = m->tm.movetime;
+        if (m->tm.nodes && m->e[k]->external)
+            budget = NODES_WAIT + (double)m->tm.nodes / NODES_PER_SECOND;
         if (m->tm.base > 0) {
             sow_clock c = {.left = left[k], .increment = m->tm.inc, .ply = r->n, .overhead = -1};
             budget = sow_time_for_move(&c);
@@ -618,7 +637,8 @@ int cmd_match(int argc, char **argv)
 {
     cli_game cg = {0};
     const char *a = NULL, *b = NULL, *games = NULL, *ofile = NULL, *plies = NULL, *seed = NULL,
-               *jobs = NULL, *out = NULL, *tc = NULL, *movetime = NULL, *sprt = NULL;
+               *jobs = NULL, *out = NULL, *tc = NULL, *movetime = NULL, *nodes = NULL,
+               *sprt = NULL;
     bool no_adj = false, quiet = false;
     const cli_opt opts[] = {{"pits", OPT_STRING, &cg.pits},
                             {"seeds", OPT_STRING, &cg.seeds},
@@ -634,6 +654,7 @@ int cmd_match(int argc, char **argv)
                             {"out", OPT_STRING, &out},
                             {"tc", OPT_STRING, &tc},
                             {"movetime", OPT_STRING, &movetime},
+                            {"nodes", OPT_STRING, &nodes},
                             {"sprt", OPT_STRING, &sprt},
                             {"no-adjudicate", OPT_FLAG, &no_adj},
                             {"quiet", OPT_FLAG, &quiet},
@@ -651,19 +672,22 @@ int cmd_match(int argc, char **argv)
     engine_parse(&cg.g, "--a", a, &ea);
     engine_parse(&cg.g, "--b", b, &eb);
     match m = {.cg = &cg, .e = {&ea, &eb}};
-    if (tc && movetime)
-        cli_fail("match: --tc and --movetime exclude each other");
+    if (!!tc + !!movetime + !!nodes > 1)
+        cli_fail("match: --tc, --movetime and --nodes exclude each other");
     if (tc)
         parse_tc(tc, &m.tm);
     if (movetime)
         m.tm.movetime = cli_seconds("match: --movetime", movetime);
-    bool timed = tc || movetime;
+    if (nodes)
+        m.tm.nodes = (uint64_t)cli_int("--nodes", nodes, 1, 1L << 40);
+    bool timed = tc || movetime || nodes;
     for (int k = 0; k < 2; k++) {
         if (m.e[k]->external && !timed)
-            cli_fail("match: %s is a program: give --tc BASE+INC or --movetime S", k ? "--b" : "--a");
-        if (!m.e[k]->external && !m.e[k]->limited && !timed)
-            cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N (or --tc, --movetime)",
+            cli_fail("match: %s is a program: give --tc BASE+INC, --movetime S or --nodes N",
                      k ? "--b" : "--a");
+        if (!m.e[k]->external && !m.e[k]->limited && !timed)
+            cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N (or --tc, --movetime, "
+                     "--nodes)", k ? "--b" : "--a");
     }
     sow_sprt test;
     if (sprt)
