@@ -109,8 +109,12 @@ static sow_stop_flag stop_flag;
 static void on_sigint(int sig)
 {
     (void)sig;
-    if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) /* a second Ctrl-C: stop at once */
-        _exit(130);
+    if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) { /* a second Ctrl-C: stop at once */
+        if (cli_sigint_again())
+            _exit(130);
+        return;
+    }
+    cli_sigint_first();
     __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 

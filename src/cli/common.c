@@ -65,6 +65,23 @@ double cli_now(void)
     return sow_now();
 }
 
+/* Written and read only in the handler (SIGINT is blocked while it runs). */
+static struct timespec first_sigint;
+
+void cli_sigint_first(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &first_sigint);
+}
+
+bool cli_sigint_again(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double dt = (double)(t.tv_sec - first_sigint.tv_sec) +
+                (double)(t.tv_nsec - first_sigint.tv_nsec) * 1e-9;
+    return dt >= CLI_SIGINT_AGAIN;
+}
+
 void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
                int max_pos, int *npos, const char *usage)
 {
