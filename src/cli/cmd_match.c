@@ -5,8 +5,8 @@
  * protocol (doc/engine-protocol.md, driven by proc_engine.c). Games run
  * on a clock (--tc), a time a move (--movetime), a node count a move
  * (--nodes: the same games on a loaded machine as on a quiet one) or the
- * engines' own limits; a database of the store that holds the position ends the game
- * with its exact value; an SPRT (sow/sprt.h) stops the match as soon as it
+ * engines' own limits; a database of the store that holds the position
+ * ends the game with its exact value; an SPRT (sow/sprt.h) stops the match as soon as it
  * decides.
  */
 #include <errno.h>

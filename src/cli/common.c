@@ -65,7 +65,9 @@ double cli_now(void)
     return sow_now();
 }
 
-/* Written and read only in the handler (SIGINT is blocked while it runs). */
+/* Written and read only in the handler. Two handlers at once (two
+ * signals on two threads within its microseconds) may read it unwritten:
+ * then the second exits at once, as every second SIGINT did before. */
 static struct timespec first_sigint;
 
 void cli_sigint_first(void)
