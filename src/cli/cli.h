@@ -212,17 +212,15 @@ void cli_text_moves(const cli_game *cg, const sow_solution *s, const bool *exact
 
 double cli_now(void);
 
-/* For a SIGINT handler whose first signal sets a stop flag and whose
- * second exits at once (a second Ctrl-C). timeout(1) sends its signal to
- * the command and then to the command's process group: two SIGINTs a
- * moment apart for one stop, and the second cut a ledgered solve before
- * it gave back its units (a CI run's campaign test). cli_sigint_first()
- * notes the first signal's time; cli_sigint_again() says whether this one
- * came CLI_SIGINT_AGAIN seconds or more later: a second Ctrl-C, not the
- * same stop again. Both async-signal-safe (clock_gettime). */
+/* The body of a SIGINT handler: the first signal sets *flag (the long
+ * call stops), a second Ctrl-C exits at once (130). timeout(1) sends its
+ * signal to the command and then to the command's process group: two
+ * SIGINTs a moment apart for one stop, and the second cut a ledgered
+ * solve before it gave back its units (a CI run's campaign test). So a
+ * second signal exits only CLI_SIGINT_AGAIN seconds or more after the
+ * first. Async-signal-safe (clock_gettime). */
 #define CLI_SIGINT_AGAIN 0.5
-void cli_sigint_first(void);
-bool cli_sigint_again(void);
+void cli_sigint_stop(sow_stop_flag *flag);
 
 /* `sow solve`'s answer (cmd_solve.c), shared with `sow serve`: JSON when
  * cg->json (to f), else text (to stdout only). The interrupted form

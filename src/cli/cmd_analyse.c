@@ -101,13 +101,7 @@ static sow_stop_flag stop_flag;
 static void on_sigint(int sig)
 {
     (void)sig;
-    if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) { /* a second Ctrl-C (cli.h) */
-        if (cli_sigint_again())
-            _exit(130);
-        return;
-    }
-    cli_sigint_first();
-    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
+    cli_sigint_stop(&stop_flag);
 }
 
 #define MAX_ITER 256

@@ -70,18 +70,19 @@ double cli_now(void)
  * then the second exits at once, as every second SIGINT did before. */
 static struct timespec first_sigint;
 
-void cli_sigint_first(void)
-{
-    clock_gettime(CLOCK_MONOTONIC, &first_sigint);
-}
-
-bool cli_sigint_again(void)
+void cli_sigint_stop(sow_stop_flag *flag)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    double dt = (double)(t.tv_sec - first_sigint.tv_sec) +
-                (double)(t.tv_nsec - first_sigint.tv_nsec) * 1e-9;
-    return dt >= CLI_SIGINT_AGAIN;
+    if (__atomic_load_n(flag, __ATOMIC_RELAXED)) { /* a second Ctrl-C, or the same stop */
+        double dt = (double)(t.tv_sec - first_sigint.tv_sec) +
+                    (double)(t.tv_nsec - first_sigint.tv_nsec) * 1e-9;
+        if (dt >= CLI_SIGINT_AGAIN)
+            _exit(130);
+        return;
+    }
+    first_sigint = t;
+    __atomic_store_n(flag, 1, __ATOMIC_RELAXED); /* read by the solver threads */
 }
 
 void cli_parse(int argc, char **argv, const cli_opt *opts, const char **pos,
