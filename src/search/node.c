@@ -316,16 +316,21 @@ static void order(kids *k)
 static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int alpha, int beta,
                 int depth, bool cut);
 
-/* A leaf of a depth-limited search (depth 0, p not finished): 0 (the
- * stores decide) or the evaluation, clipped to what the seeds allow so
- * that the search's seed bounds stay bounds. Either is a guess. */
+/* What a depth-limited search guesses p's future to be: 0 (the stores
+ * decide) or the evaluation. The pruning by it reads the same guess, so
+ * all-zero weights search exactly as no evaluation. */
+static inline int guess(const sow_search *s, const sow_pos *p)
+{
+    return s->c.eval ? s->c.eval(s->g, p, s->c.eval_ctx) : 0;
+}
+
+/* A leaf of a depth-limited search (depth 0, p not finished): its guess,
+ * clipped to what the seeds allow so that the search's seed bounds stay
+ * bounds. */
 static inline int horizon(worker *w, const sow_pos *p, int hi)
 {
-    sow_search *s = w->s;
     w->inexact++;
-    if (!s->c.eval)
-        return 0;
-    int v = s->c.eval(s->g, p, s->c.eval_ctx);
+    int v = guess(w->s, p);
     return v > hi ? hi : v < -hi ? -hi : v;
 }
 
@@ -534,6 +539,19 @@ static int node(worker *w, const sow_pos *p, int S, tt_key key, bool anc, int al
     int v;
     if (table_read(w, key, h, fold, depth, &alpha, &beta, &ttmove, &v))
         return v;
+    /* Reverse futility pruning (the analysis only: order_limited): so far
+     * above beta that a few plies will not bring it back, the node takes
+     * its cut-off unsearched, counted inexact like a horizon leaf so that
+     * nothing built on it is labelled exact. Kept on matches at equal
+     * nodes (results/strength.md, "Reverse futility pruning"). */
+    if (depth <= RFP_DEPTH && !anc && order_limited(s, depth)) {
+        int m = RFP_MARGIN * s->g->score_scale * depth;
+        int e = guess(s, p);
+        if (e - m >= beta) {
+            w->inexact++;
+            return e - m > hi ? hi : e - m;
+        }
+    }
     const int alpha0 = alpha;
 
     kids k;
