@@ -4,7 +4,8 @@
  * and best move right); the file's round trip, and damaged, truncated,
  * foreign and other-version files refused; 128-bit keys; the resident
  * engine answering from a book (sow/engine.h); a build's deadline and
- * resume. No timing is asserted. */
+ * resume; balanced openings against a naive walk and the reference
+ * solver. No timing is asserted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -369,13 +370,128 @@ static void test_deadline_resume(void **state)
     sow_engine_free(e);
 }
 
+/* ---- balanced openings ---------------------------------------------------- */
+
+/* A board as the book keys it: the pits and tuzdiks, not the stores. */
+typedef struct board_key {
+    uint8_t k[2 * SOW_MAX_PITS + 2];
+    int ply;
+} board_key;
+
+static board_key key_of_pos(const sow_game *g, const sow_pos *p)
+{
+    board_key bk = {0};
+    memcpy(bk.k, p->b, (size_t)g->m);
+    memcpy(bk.k + g->m, p->b + SOW_HALF, (size_t)g->m);
+    bk.k[2 * g->m] = p->b[SOW_B_TUZDIK];
+    bk.k[2 * g->m + 1] = p->b[SOW_HALF + SOW_B_TUZDIK];
+    return bk;
+}
+
+/* Every line of at most `left` plies, naively (no merging): each board's
+ * fewest plies from the start, in keys[0..*n). */
+static void min_plies(const sow_game *g, const sow_pos *p, int ply, int left, board_key *keys,
+                      int *n, int cap)
+{
+    if (sow_over(g, p))
+        return;
+    board_key bk = key_of_pos(g, p);
+    bk.ply = ply;
+    int i = 0;
+    while (i < *n && memcmp(keys[i].k, bk.k, sizeof bk.k) != 0)
+        i++;
+    if (i == *n) {
+        assert_true(*n < cap);
+        keys[(*n)++] = bk;
+    } else if (ply < keys[i].ply) {
+        keys[i].ply = ply;
+    }
+    if (left == 0)
+        return;
+    sow_move mv[SOW_MAX_MOVES];
+    int nm = sow_moves(g, p, mv);
+    for (int k = 0; k < nm; k++) {
+        sow_pos q = *p;
+        sow_make(g, &q, mv[k]);
+        min_plies(g, &q, ply + 1, left - 1, keys, n, cap);
+    }
+}
+
+/* sow_book_openings on a complete exact book: every opening's line is
+ * legal, of the ply asked, its margin South's by the reference solver,
+ * within the bound, most balanced first; with no bound, one opening per
+ * board whose fewest plies from the start are the ply asked. */
+static void check_openings(sow_game_id id, int m, int n, int plies)
+{
+    sow_game g;
+    game_of(&g, id, m, n, 0);
+    sow_engine *e = engine(&g);
+    sow_book *b = built(&g, plies, e);
+    static board_key keys[4096];
+    int nkeys = 0;
+    sow_pos s;
+    sow_game_start(&g, &s);
+    min_plies(&g, &s, 0, plies, keys, &nkeys, 4096);
+    char why[SOW_WHY];
+    for (int ply = 1; ply <= plies; ply++) {
+        int boards = 0;
+        for (int i = 0; i < nkeys; i++)
+            boards += keys[i].ply == ply;
+        sow_book_opening *all, *some;
+        uint64_t nall, nsome, missing;
+        assert_int_equal(sow_book_openings(b, ply, 1000, &all, &nall, &missing, why, sizeof why),
+                         SOW_OK);
+        assert_int_equal(missing, 0);
+        assert_int_equal(nall, (uint64_t)boards);
+        int within = abs(all[nall / 2].margin); /* a bound that splits them */
+        uint64_t inside = 0;
+        for (uint64_t i = 0; i < nall; i++) {
+            const sow_book_opening *o = &all[i];
+            assert_int_equal(o->plies, ply);
+            assert_true(o->exact);
+            sow_pos p;
+            sow_game_start(&g, &p);
+            for (int k = 0; k < o->plies; k++)
+                assert_int_equal(sow_play(&g, &p, o->moves[k]), SOW_OK);
+            assert_false(sow_over(&g, &p));
+            int v = sow_score_margin(&g, ref_score(&g, &p));
+            assert_int_equal(sow_pos_to_move(&p) == SOW_SOUTH ? v : -v, o->margin);
+            if (i > 0)
+                assert_true(abs(all[i - 1].margin) <= abs(o->margin));
+            inside += abs(o->margin) <= within;
+        }
+        assert_int_equal(sow_book_openings(b, ply, within, &some, &nsome, &missing, why,
+                                           sizeof why), SOW_OK);
+        assert_int_equal(nsome, inside);
+        for (uint64_t i = 0; i < nsome; i++)
+            assert_true(abs(some[i].margin) <= within);
+        free(all);
+        free(some);
+    }
+    sow_book_opening *o;
+    uint64_t no, missing;
+    assert_int_equal(sow_book_openings(b, plies + 1, 0, &o, &no, &missing, why, sizeof why),
+                     SOW_E_ARG);
+    assert_int_equal(sow_book_openings(b, 1, -1, &o, &no, &missing, why, sizeof why), SOW_E_ARG);
+    sow_book_free(b);
+    sow_engine_free(e);
+}
+
+static void test_openings(void **state)
+{
+    (void)state;
+    check_openings(SOW_KALAH, 3, 3, 4);
+    check_openings(SOW_CHUNGKALA, 3, 3, 4); /* score scale 3: margins, not scores */
+    check_openings(SOW_TOGUZ, 3, 2, 3);     /* tuzdiks in the key */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_complete_kalah),   cmocka_unit_test(test_complete_chungkala),
         cmocka_unit_test(test_complete_toguz),   cmocka_unit_test(test_file),
         cmocka_unit_test(test_hashed_keys),      cmocka_unit_test(test_engine_answers),
-        cmocka_unit_test(test_deadline_resume),
+        cmocka_unit_test(test_deadline_resume),  cmocka_unit_test(test_openings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

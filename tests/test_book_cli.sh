@@ -2,8 +2,8 @@
 # test_book_cli.sh SOW - `sow book` end to end: a book built into the
 # store, its info and probes (checked against `sow solve`), --count,
 # --resume, --max-time honoured (the book so far kept), damaged, truncated
-# and foreign files refused (exit 2, one line), bad input, and `sow
-# engine` answering from the book it finds in the store.
+# and foreign files refused (exit 2, one line), bad input, `sow engine`
+# answering from the book it finds in the store, and balanced openings.
 set -euo pipefail
 SOW=$1
 T=$(mktemp -d)
@@ -64,6 +64,32 @@ expect_status 0 "$SOW" match "${G[@]}" --a depth=1,book="$BOOK" --b depth=1 --ga
 json 'd["played"] == 2'
 expect_bad "is for kalah 4x3, not kalah 4x4" "$SOW" match kalah --pits 4 --seeds 4 --a depth=1,book="$BOOK" --b depth=1
 
+# Balanced openings from the book: every line a legal move list of the ply
+# asked with its value as a comment, |South's margin| within the bound (by
+# sow solve, not the book), the most balanced first; the file feeds sow
+# match --openings (comments and all).
+expect_status 0 "$SOW" book openings "$BOOK" --ply 3 --within 2 --json --out "$T/open.txt"
+json 'd["positions"] == 50 and d["missing"] == 0 and d["chosen"] == len(d["openings"]) > 0 and all(abs(o["margin"]) <= 2 and o["exact"] for o in d["openings"])'
+[ "$(grep -vc '^#' "$T/open.txt")" = "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["chosen"])' "$T/out")" ] ||
+  fail "book openings: the file's lines and the JSON's count differ"
+prev=0
+while read -r line; do
+  moves=${line%%#*}; moves=${moves// /}
+  [ "$(tr -cd , <<<"$moves" | wc -c)" = 2 ] || fail "opening '$line' is not 3 plies"
+  "$SOW" solve "${G[@]}" --moves "$moves" --json --no-db >"$T/s.json"
+  m=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["value"] if s["pv"][0][0] == "S" else -s["value"])' "$T/s.json")
+  [ "${line##*# }" = "$(printf '%+d, exact' "$m")" ] || fail "opening '$line': sow solve says $m"
+  [ "${m#-}" -ge "$prev" ] || fail "openings not most balanced first at '$line'"
+  prev=${m#-}
+done < <(grep -v '^#' "$T/open.txt")
+expect_status 0 "$SOW" book openings "$BOOK" --ply 3 --within 0 --max 1
+has out "^# sow book openings: kalah 4x3, ply 3, \|South's margin\| <= 0: [01] of 50 positions"
+expect_status 0 "$SOW" match "${G[@]}" --openings "$T/open.txt" --a depth=1 --b depth=2 --games 2 --json
+json 'd["played"] == 2 and d["results"][0]["opening"] == d["results"][1]["opening"] and d["results"][0]["opening"].count(",") == 2'
+expect_bad "ply 4: the book reaches 0..3" "$SOW" book openings "$BOOK" --ply 4
+expect_bad "--ply K is required" "$SOW" book openings "$BOOK"
+expect_bad "--within" "$SOW" book openings "$BOOK" --ply 1 --within -1
+
 # Damaged, truncated, foreign: refused with one line, exit 2.
 cp "$BOOK" "$T/bad.sowbook"
 python3 - "$T/bad.sowbook" <<'PY'
@@ -96,7 +122,7 @@ expect_bad "--time" "$SOW" book build "${G[@]}" --plies 1 --time 0
 expect_bad "exact solver cannot take" "$SOW" book build toguz --plies 1 --exact --out "$T/t.sowbook"
 expect_bad "unknown subcommand" "$SOW" book frobnicate
 expect_bad "expected one FILE" "$SOW" book info
-for sub in build probe info; do
+for sub in build probe info openings; do
   expect_status 0 "$SOW" book $sub --help
   has out "^usage: sow book $sub"
 done

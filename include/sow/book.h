@@ -105,6 +105,55 @@ int sow_book_score(const sow_game *g, const sow_pos *p, const sow_book_entry *e)
 void sow_book_at(const sow_book *b, uint64_t i, sow_book_entry *out, uint64_t *key_hi,
                  uint64_t *key_lo);
 
+/* A game's first plies as lines from the start: every unfinished position
+ * within `plies` plies, each board once (the first line to reach it, ply
+ * by ply from the start, moves in the order sow_moves gives them: the
+ * order a book build judges them in), with the move and the position it
+ * came from. Entry 0 is the start. */
+typedef struct sow_book_lines {
+    sow_pos *pos;
+    uint64_t *parent;    /* the position before (the start: 0) */
+    sow_move *move;      /* the move from it */
+    uint8_t *ply;        /* plies from the start */
+    uint64_t n;
+} sow_book_lines;
+
+/* Fills out (free with sow_book_lines_free). SOW_E_ARG for plies outside
+ * 0..SOW_BOOK_MAX_PLIES or the pie rule (as sow_book_new), SOW_E_NOMEM. */
+sow_err sow_book_lines_make(const sow_game *g, int plies, sow_book_lines *out, char *why,
+                            size_t why_size);
+void sow_book_lines_free(sow_book_lines *l);
+
+/* Line i's moves from the start into moves[0..ply); returns its ply. */
+int sow_book_line_moves(const sow_book_lines *l, uint64_t i, sow_move *moves);
+
+/* The positions a book of g within `plies` holds, per ply: per_ply[d]
+ * for d = 0..plies (the start at 0); the lines above, counted. Errors as
+ * sow_book_lines_make. */
+sow_err sow_book_count(const sow_game *g, int plies, uint64_t *per_ply, char *why,
+                       size_t why_size);
+
+/* Balanced openings: of the positions exactly `ply` plies from the start
+ * (the first line to each, as sow_book_lines_make), those whose value in
+ * b is within `within` seeds of a draw (|South's final margin| <= within),
+ * the most balanced first, then in line order. A match played from them
+ * weighs the engines rather than the openings, on a game where most short
+ * lines leave one side a won game (Congkak: results/strength.md). */
+typedef struct sow_book_opening {
+    sow_move moves[SOW_BOOK_MAX_PLIES];
+    int plies;
+    int margin;          /* South's final margin by the book's value */
+    bool exact;          /* the value is proven (else an estimate ... */
+    int depth;           /* ... at this analysis depth) */
+    uint64_t index;      /* the line's index in sow_book_lines_make's order */
+} sow_book_opening;
+
+/* *out (malloc'd; free it) holds *n openings; *missing counts positions at
+ * that ply the book holds no entry for (an incomplete book). SOW_E_ARG for
+ * ply outside 0..the book's plies or within < 0, SOW_E_NOMEM. */
+sow_err sow_book_openings(const sow_book *b, int ply, int within, sow_book_opening **out,
+                          uint64_t *n, uint64_t *missing, char *why, size_t why_size);
+
 /* Writes b to path (through path.tmp.PID, flushed, renamed). SOW_E_IO. */
 sow_err sow_book_save(const sow_book *b, const char *path, char *why, size_t why_size);
 

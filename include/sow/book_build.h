@@ -56,13 +56,6 @@ typedef struct sow_book_build_result {
     double ply_seconds[SOW_BOOK_MAX_PLIES + 1], ply_cpu[SOW_BOOK_MAX_PLIES + 1];
 } sow_book_build_result;
 
-/* The positions a book of g within `plies` holds, per ply: per_ply[d]
- * for d = 0..plies (the start at 0); unfinished positions, each board
- * once, as sow_book_build meets them. SOW_E_ARG as sow_book_new,
- * SOW_E_NOMEM, with why. */
-sow_err sow_book_count(const sow_game *g, int plies, uint64_t *per_ply, char *why,
-                       size_t why_size);
-
 /* Fills b (a book of e's game; its plies say how far) with e: exact
  * values (o->exact) or analyses of o->seconds each. Sets b complete when
  * every position within its plies has an entry. SOW_OK also when the

@@ -1,6 +1,7 @@
 /* book/internal.h - the book in memory, shared by its parts:
  *   book.c  keys, entries, lookup (sow/book.h)
  *   file.c  the file: save, load, checks (doc/book-format.md)
+ *   lines.c the first plies as lines from the start; balanced openings
  */
 #ifndef SOW_BOOK_INTERNAL_H
 #define SOW_BOOK_INTERNAL_H

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "play.h"
 #include "sow/book.h"
 #include "sow/book_build.h"
 #include "sow/engine.h"
@@ -23,9 +24,10 @@ static const char usage_book[] =
     "the database store beside the databases, where `sow engine`, `sow match`,\n"
     "`sow play` and `sow serve` find it and answer its positions at once.\n"
     "\n"
-    "build   build (or resume) a book\n"
-    "probe   a position's entry\n"
-    "info    what a book holds\n"
+    "build     build (or resume) a book\n"
+    "probe     a position's entry\n"
+    "info      what a book holds\n"
+    "openings  balanced openings for sow match, from a book\n"
     "\n"
     "sow book SUBCOMMAND --help for each one's options.\n";
 
@@ -84,6 +86,33 @@ static const char usage_info[] =
     "many are exact, its key, its build time.\n"
     "JSON keys: book, version, game, pits, seeds, variant, plies, complete,\n"
     "positions, exact, key, build_seconds, bytes.\n";
+
+static const char usage_openings[] =
+    "usage: sow book openings FILE --ply K [--within V] [--max N] [--out PATH]\n"
+    "                         [--json]\n"
+    "\n"
+    "Balanced openings for `sow match --openings`: of the positions exactly K\n"
+    "plies from the start (each board once, the first line to reach it, as a\n"
+    "book build meets them), those whose value in the book FILE is within V\n"
+    "seeds of a draw (|South's final margin| <= V; default 0), the most\n"
+    "balanced first, at most N (default all). Each is one line: its move list\n"
+    "(as --moves reads it), then `# ` and its value (and `exact` or the\n"
+    "analysis depth), after comment lines saying how they were chosen.\n"
+    "On a game where most short lines leave one side a won game, a match from\n"
+    "random plies measures the openings, not the engines.\n"
+    "\n"
+    "  --ply K      plies from the start, 1..the book's plies\n"
+    "  --within V   seeds from a draw (default 0)\n"
+    "  --max N      at most N openings\n"
+    "  --out PATH   write PATH (a temporary name, flushed, renamed into place)\n"
+    "               instead of standard output\n"
+    "  --json       one JSON object on stdout (with --out the file is written\n"
+    "               too): book, game, pits, seeds, variant, ply, within,\n"
+    "               positions (at that ply), missing (not in the book), chosen,\n"
+    "               openings [{moves, margin, exact, depth}]\n"
+    "\n"
+    "example: sow book build congkak --plies 6 --time 0.2 --out ck.sowbook\n"
+    "         sow book openings ck.sowbook --ply 6 --within 2 --out ck.openings\n";
 
 static sow_stop_flag stop_flag;
 static volatile sig_atomic_t stop_signal;
@@ -402,10 +431,108 @@ static int book_build(int argc, char **argv)
     return 0;
 }
 
+/* ---- openings ------------------------------------------------------------ */
+
+static void moves_text(const sow_book_opening *o, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < o->plies && len + 8 < size; i++) {
+        char mv[8];
+        sow_move_format(o->moves[i], mv, sizeof mv);
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "", mv);
+    }
+}
+
+static int book_openings(int argc, char **argv)
+{
+    cli_game cg = {0};
+    const char *ply_s = NULL, *within_s = NULL, *max_s = NULL, *out_s = NULL;
+    const char *pos[1];
+    int npos = 0;
+    cli_opt opts[] = {{"ply", OPT_STRING, &ply_s},   {"within", OPT_STRING, &within_s},
+                      {"max", OPT_STRING, &max_s},   {"out", OPT_STRING, &out_s},
+                      {"json", OPT_FLAG, &cg.json}, {0}};
+    cli_parse(argc, argv, opts, pos, 1, &npos, usage_openings);
+    if (npos != 1)
+        cli_fail("book openings: expected one FILE (see sow book openings --help)");
+    if (!ply_s)
+        cli_fail("book openings: --ply K is required (see sow book openings --help)");
+    int ply = (int)cli_int("book openings: --ply", ply_s, 1, SOW_BOOK_MAX_PLIES);
+    int within = within_s ? (int)cli_int("book openings: --within", within_s, 0, 1000) : 0;
+    long max = max_s ? cli_int("book openings: --max", max_s, 1, 1L << 30) : -1;
+    sow_book *b = load_or_fail(pos[0]);
+    char pits[16], seeds[16], var[96];
+    game_of_book(b, &cg, pits, seeds, var, sizeof var);
+    cli_game_setup(&cg, false, false);
+    sow_book_info bi;
+    sow_book_info_get(b, &bi);
+    sow_book_opening *op;
+    uint64_t n, missing;
+    char why[SOW_WHY];
+    if (sow_book_openings(b, ply, within, &op, &n, &missing, why, sizeof why))
+        cli_fail("book openings: %s", why);
+    uint64_t positions = 0;
+    {
+        uint64_t per[SOW_BOOK_MAX_PLIES + 1];
+        if (sow_book_count(&cg.g, ply, per, why, sizeof why))
+            cli_fail("book openings: %s", why);
+        positions = per[ply];
+    }
+    uint64_t chosen = max >= 0 && (uint64_t)max < n ? (uint64_t)max : n;
+    /* The file's text: how they were chosen, then one opening a line. */
+    size_t size = 1024 + (size_t)chosen * (SOW_BOOK_MAX_PLIES * 4 + 48);
+    char *text = malloc(size), line[SOW_BOOK_MAX_PLIES * 4 + 8];
+    if (!text)
+        cli_fail("book openings: out of memory");
+    size_t len = (size_t)snprintf(
+        text, size,
+        "# sow book openings: %s %dx%d%s%s, ply %d, |South's margin| <= %d: %llu of %llu "
+        "positions (%llu not in the book)\n# book: %s (%s)\n",
+        cg.name, bi.cfg.pits, bi.cfg.seeds, var[0] ? " " : "", var, ply, within,
+        (unsigned long long)chosen, (unsigned long long)positions,
+        (unsigned long long)missing, pos[0],
+        bi.exact == bi.positions ? "exact values" : "analysis estimates where not exact");
+    for (uint64_t i = 0; i < chosen; i++) {
+        moves_text(&op[i], line, sizeof line);
+        char how[32];
+        if (op[i].exact)
+            snprintf(how, sizeof how, "exact");
+        else
+            snprintf(how, sizeof how, "depth %d", op[i].depth);
+        len += (size_t)snprintf(text + len, size - len, "%s%s  # %+d, %s", i ? "\n" : "",
+                                line[0] ? line : "", op[i].margin, how);
+    }
+    if (cg.json) {
+        json_head(pos[0], &cg);
+        printf(",\"ply\":%d,\"within\":%d,\"positions\":%llu,\"missing\":%llu,\"chosen\":%llu,"
+               "\"openings\":[",
+               ply, within, (unsigned long long)positions, (unsigned long long)missing,
+               (unsigned long long)chosen);
+        for (uint64_t i = 0; i < chosen; i++) {
+            moves_text(&op[i], line, sizeof line);
+            printf("%s{\"moves\":\"%s\",\"margin\":%d,\"exact\":%s,\"depth\":%d}", i ? "," : "",
+                   line, op[i].margin, op[i].exact ? "true" : "false", op[i].depth);
+        }
+        printf("]}\n");
+    }
+    if (out_s) {
+        int e = record_save(out_s, text);
+        if (e)
+            cli_fail("book openings: cannot write %s: %s", out_s, strerror(e));
+    } else if (!cg.json) {
+        printf("%s\n", text);
+    }
+    free(text);
+    free(op);
+    sow_book_free(b);
+    return 0;
+}
+
 int cmd_book(int argc, char **argv)
 {
     if (argc < 2)
-        cli_fail("book: missing subcommand: build, probe or info (see sow book --help)");
+        cli_fail("book: missing subcommand: build, probe, info or openings (see sow book --help)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fputs(usage_book, stdout);
         return 0;
@@ -417,11 +544,12 @@ int cmd_book(int argc, char **argv)
         {"build", "book build", book_build},
         {"probe", "book probe", book_probe},
         {"info", "book info", book_info},
+        {"openings", "book openings", book_openings},
     };
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0) {
             argv[1] = (char *)subs[i].full;
             return subs[i].run(argc - 1, argv + 1);
         }
-    cli_fail("book: unknown subcommand '%s' (build, probe, info; see sow book --help)", argv[1]);
+    cli_fail("book: unknown subcommand '%s' (build, probe, info, openings; see sow book --help)", argv[1]);
 }

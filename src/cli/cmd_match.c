@@ -55,7 +55,8 @@ static const char usage[] =
     "depend on which it played before), for comparing two versions of an\n"
     "engine; it does not weigh their speed. Without any, the engines' own\n"
     "limits (a program needs --tc, --movetime or --nodes).\n"
-    "Openings are the lines of FILE (a move list as for --moves, one per line)\n"
+    "Openings are the lines of FILE (a move list as for --moves, one per line;\n"
+    "`#` starts a comment; sow book openings writes balanced ones)\n"
     "or K random plies (--plies, default 2; --seed, default 1). --jobs J games\n"
     "run side by side (default 1). A game reaching a position that the\n"
     "store's databases hold (sow db store) ends with its exact value\n"
@@ -523,8 +524,10 @@ static char **read_openings(const char *file, int *n)
     char **lines = NULL, buf[4096];
     *n = 0;
     while (fgets(buf, sizeof buf, f)) {
-        buf[strcspn(buf, "\r\n")] = '\0';
-        if (buf[0] == '\0' || buf[0] == '#')
+        buf[strcspn(buf, "#\r\n")] = '\0'; /* `#` starts a comment */
+        for (size_t len = strlen(buf); len > 0 && (buf[len - 1] == ' ' || buf[len - 1] == '\t');)
+            buf[--len] = '\0';
+        if (buf[0] == '\0')
             continue;
         lines = realloc(lines, (size_t)(*n + 1) * sizeof *lines);
         if (!lines || !(lines[*n] = strdup(buf)))

@@ -14,78 +14,6 @@
  * deadline (not the time per position) cut it. */
 #define UP_SLACK 0.1
 
-/* The positions to judge, shallow first, and each one's ply. */
-typedef struct frontier {
-    sow_pos *pos;
-    uint8_t *ply;
-    uint64_t n, cap;
-} frontier;
-
-static bool push(frontier *f, const sow_pos *p, int ply)
-{
-    if (f->n == f->cap) {
-        uint64_t cap = f->cap ? 2 * f->cap : 1024;
-        sow_pos *np = realloc(f->pos, cap * sizeof *np);
-        if (np)
-            f->pos = np;
-        uint8_t *pl = np ? realloc(f->ply, cap) : NULL;
-        if (!pl)
-            return false;
-        f->ply = pl;
-        f->cap = cap;
-    }
-    f->pos[f->n] = *p;
-    f->ply[f->n++] = (uint8_t)ply;
-    return true;
-}
-
-/* Every unfinished position within `plies` of the start, each board
- * once (a scratch book is the set of boards seen). */
-static sow_err positions(const sow_game *g, int plies, frontier *f, char *why, size_t why_size)
-{
-    sow_book *seen;
-    sow_err err = sow_book_new(g, plies, &seen, why, why_size);
-    if (err)
-        return err;
-    sow_pos start;
-    sow_game_start(g, &start);
-    sow_book_entry mark = {.exact = true, .move = -1};
-    err = sow_book_put(seen, &start, &mark, why, why_size);
-    if (!err && !push(f, &start, 0))
-        err = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory");
-    /* f is its own queue: positions of ply d are expanded into ply d+1. */
-    for (uint64_t i = 0; !err && i < f->n && f->ply[i] < plies; i++) {
-        sow_move mv[SOW_MAX_MOVES];
-        int n = sow_moves(g, &f->pos[i], mv);
-        for (int k = 0; !err && k < n; k++) {
-            sow_pos c = f->pos[i];
-            sow_make(g, &c, mv[k]);
-            sow_book_entry had;
-            if (sow_over(g, &c) || sow_book_find(seen, &c, &had))
-                continue;
-            err = sow_book_put(seen, &c, &mark, why, why_size);
-            if (!err && !push(f, &c, f->ply[i] + 1))
-                err = sow_fail(why, why_size, SOW_E_NOMEM, "out of memory");
-        }
-    }
-    sow_book_free(seen);
-    return err;
-}
-
-sow_err sow_book_count(const sow_game *g, int plies, uint64_t *per_ply, char *why,
-                       size_t why_size)
-{
-    frontier f = {0};
-    sow_err err = positions(g, plies, &f, why, why_size);
-    for (int d = 0; !err && d <= plies; d++)
-        per_ply[d] = 0;
-    for (uint64_t i = 0; !err && i < f.n; i++)
-        per_ply[f.ply[i]]++;
-    free(f.pos);
-    free(f.ply);
-    return err;
-}
-
 /* The time left before the deadline (<= 0: none), or `cap` if sooner. */
 static double time_for(const sow_book_build_options *o, double cap)
 {
@@ -202,7 +130,7 @@ static sow_err check(sow_engine *e, sow_book *b, const sow_book_build_options *o
 }
 
 /* One position's turn: judged unless held; the result's counts. */
-static sow_err step(sow_engine *e, sow_book *b, const frontier *f, uint64_t i,
+static sow_err step(sow_engine *e, sow_book *b, const sow_book_lines *f, uint64_t i,
                     const sow_book_build_options *o, sow_book_build_result *out, char *why,
                     size_t why_size)
 {
@@ -237,10 +165,10 @@ sow_err sow_book_build(sow_engine *e, sow_book *b, const sow_book_build_options 
         return err;
     sow_engine_set_book(e, NULL);
     double t0 = sow_now(), saved = t0;
-    frontier f = {0};
+    sow_book_lines f = {0};
     sow_book_info bi;
     sow_book_info_get(b, &bi);
-    err = positions(&e->g, bi.plies, &f, why, why_size);
+    err = sow_book_lines_make(&e->g, bi.plies, &f, why, why_size);
     sow_book_progress *pr = &out->last;
     pr->total = f.n;
     for (uint64_t i = 0; !err && i < f.n; i++)
@@ -258,7 +186,6 @@ sow_err sow_book_build(sow_engine *e, sow_book *b, const sow_book_build_options 
     }
     sow_book_add_seconds(b, sow_now() - saved);
     sow_book_set_complete(b, !err && pr->done == f.n);
-    free(f.pos);
-    free(f.ply);
+    sow_book_lines_free(&f);
     return err;
 }
