@@ -110,6 +110,22 @@ for g in 0 1 2 3; do
   value=$(python3 -c 'import json,sys; v = json.load(open(sys.argv[1]))["value"]; print(v if sys.argv[2] == "True" else -v)' "$T/out" "$south")
   [ "$value" = "$margin" ] || fail "game $((g + 1)) after $opening adjudicated $margin, the solver says $value (South)"
 done
+# The paired margin: each opening's two games (A South, then North), A's
+# margins averaged, from the games' own South margins; an odd last game
+# is no pair.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=5 --games 7 --plies 3 --json --no-adjudicate
+python3 - "$T/out" <<'PY' || fail "the paired margin is not the pairs' mean: $(cat "$T/out")"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"]
+assert [x["a_side"] for x in r] == ["south", "north"] * 3 + ["south"], r
+a = [(r[k]["margin"] - r[k + 1]["margin"]) / 2 for k in range(0, 6, 2)]
+m = sum(a) / 3
+se = math.sqrt(sum((x - m) ** 2 for x in a) / 2 / 3)
+assert d["pairs"] == 3 and abs(d["margin_mean"] - m) < 1e-3 and abs(d["margin_se"] - se) < 1e-3, (a, d)
+PY
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=5 --games 2 --plies 3 --no-adjudicate
+has out "^pairs: 1 opening played both ways; A's final margin, mean a pair: [+-][0-9]+\.[0-9][0-9] seeds$"
 # --no-adjudicate plays them out.
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=1 --games 2 --json --no-adjudicate
 json 'all(r["end"] == "rules" for r in d["results"])'

@@ -121,6 +121,21 @@ static void test_elo_interval(void **state)
     assert_true(w && e == 0 && fabs(lo + hi) < 1e-9 && hi > 300 && hi < 500);
 }
 
+/* The paired margin against a hand computation: pair means +3, -1, +4. */
+static void test_paired_margin(void **state)
+{
+    (void)state;
+    int a[] = {10, -2, 6}, b[] = {-4, 0, 2};
+    double m, se;
+    sow_paired_margin(a, b, 3, &m, &se);
+    /* mean 2; deviations 1, -3, 2: variance 14/2 = 7, s.e. sqrt(7/3). */
+    assert_true(fabs(m - 2) < 1e-12 && fabs(se - sqrt(7.0 / 3)) < 1e-12);
+    sow_paired_margin(a, b, 1, &m, &se);
+    assert_true(fabs(m - 3) < 1e-12 && isnan(se));
+    sow_paired_margin(a, b, 0, &m, &se);
+    assert_true(isnan(m) && isnan(se));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +143,7 @@ int main(void)
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_error_rates),
         cmocka_unit_test(test_elo_interval),
+        cmocka_unit_test(test_paired_margin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,4 +63,13 @@ double sow_elo_of_score(double score);
 void sow_elo_interval(int wins, int draws, int losses, double *elo, double *low, double *high,
                       bool *wilson);
 
+/* The paired margin: for n openings each played twice with colours
+ * swapped, a[i] and b[i] the first engine's final margins (seeds) in the
+ * two games, the mean of (a[i] + b[i]) / 2 and its standard error (the
+ * pairs' standard deviation over sqrt(n); NAN for n < 2). Where the
+ * opening decides who wins (both games won by the side it favours), the
+ * wins and losses cancel and say nothing; the margins still show which
+ * engine won by more or lost by less. Pure. */
+void sow_paired_margin(const int *a, const int *b, int n, double *mean, double *se);
+
 #endif

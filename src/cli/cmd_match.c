@@ -67,7 +67,10 @@ static const char usage[] =
     "a 95% interval: the normal approximation of the games' scores; when they\n"
     "leave it no spread (every game won, lost or drawn) the Wilson score\n"
     "interval of the score instead, and a clean sweep prints its one bound\n"
-    "(\"Elo A - B > +N\": infinite Elo is not excluded). --out DIR saves each\n"
+    "(\"Elo A - B > +N\": infinite Elo is not excluded). Then A's final margin\n"
+    "over the openings played both ways, each pair's two games averaged, with\n"
+    "its standard error: where an opening decides who wins whoever plays it,\n"
+    "the margin still shows which engine played it better. --out DIR saves each\n"
     "game's record as soon as it ends (DIR/game-NNN.txt: the engines' colours,\n"
     "the opening and the result as comments, then the moves in the game's\n"
     "record notation, as --record FILE reads it: Toguz \"1. 76 98 ...\", the\n"
@@ -85,7 +88,9 @@ static const char usage[] =
     "\n"
     "JSON keys: game, pits, seeds, variant, a, b, games, played, wins, draws,\n"
     "losses, score, elo, elo_low, elo_high (null: unbounded, for a clean sweep\n"
-    "elo too), interval (normal | wilson), sprt (with --sprt: elo0, elo1,\n"
+    "elo too), interval (normal | wilson), pairs (openings played both ways),\n"
+    "margin_mean, margin_se (A's final margin in seeds, the mean of each pair's\n"
+    "two games, and its standard error; null if unknown), sprt (with --sprt: elo0, elo1,\n"
     "alpha, beta, llr, lower, upper, verdict), results [{game, a_side, opening,\n"
     "moves, margin, end (rules, perpetual, database, time, illegal, engine\n"
     "failure), note (what failed)}].\n"
@@ -516,6 +521,11 @@ static void json_num(const char *key, double v)
     printf(isnan(v) ? ",\"%s\":null" : ",\"%s\":%.1f", key, v);
 }
 
+static void json_num2(const char *key, double v)
+{
+    printf(isnan(v) ? ",\"%s\":null" : ",\"%s\":%.3f", key, v);
+}
+
 static char **read_openings(const char *file, int *n)
 {
     FILE *f = fopen(file, "r");
@@ -755,6 +765,19 @@ int cmd_match(int argc, char **argv)
     double s = played ? (w + 0.5 * d) / played : 0, elo, lo, hi;
     bool wilson;
     sow_elo_interval(w, d, l, &elo, &lo, &hi, &wilson);
+    /* The openings played both ways: A's margins in their two games. */
+    int npairs = 0, *pa = malloc(((size_t)ngames / 2 + 1) * 2 * sizeof *pa), *pb;
+    if (!pa)
+        cli_fail("match: out of memory");
+    pb = pa + ngames / 2 + 1;
+    for (int k = 0; k + 1 < ngames; k += 2)
+        if (rec[k].played && rec[k + 1].played) {
+            pa[npairs] = rec[k].a_side == SOW_SOUTH ? rec[k].margin : -rec[k].margin;
+            pb[npairs++] = rec[k + 1].a_side == SOW_SOUTH ? rec[k + 1].margin : -rec[k + 1].margin;
+        }
+    double pmean, pse;
+    sow_paired_margin(pa, pb, npairs, &pmean, &pse);
+    free(pa);
     double llr = sprt ? sow_sprt_llr(&test, w, d, l) : 0, llr_lo = 0, llr_hi = 0;
     if (sprt)
         sow_sprt_bounds(&test, &llr_lo, &llr_hi);
@@ -772,6 +795,9 @@ int cmd_match(int argc, char **argv)
         json_num("elo_low", lo);
         json_num("elo_high", hi);
         printf(",\"interval\":\"%s\"", wilson ? "wilson" : "normal");
+        printf(",\"pairs\":%d", npairs);
+        json_num2("margin_mean", pmean);
+        json_num2("margin_se", pse);
         if (sprt)
             printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
                    "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\"}",
@@ -816,6 +842,13 @@ int cmd_match(int argc, char **argv)
                    verdict == SOW_SPRT_H1   ? "H1 accepted (A gains)"
                    : verdict == SOW_SPRT_H0 ? "H0 accepted (no gain)"
                                             : "undecided");
+        if (npairs)
+            printf("pairs: %d %s played both ways; A's final margin, mean a pair: %+.2f "
+                   "seeds%s", npairs, plural(npairs, "opening", "openings"), pmean,
+                   isnan(pse) ? "\n" : "");
+        if (npairs && !isnan(pse))
+            printf(" (s.e. %.2f; 95%% [%+.2f, %+.2f])\n", pse, pmean - 1.96 * pse,
+                   pmean + 1.96 * pse);
         int ends[6] = {0};
         for (int k = 0; k < ngames; k++)
             if (rec[k].played)

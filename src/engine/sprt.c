@@ -81,3 +81,21 @@ void sow_elo_interval(int wins, int draws, int losses, double *elo, double *low,
     if (wins == n || losses == n)
         *elo = NAN;
 }
+
+void sow_paired_margin(const int *a, const int *b, int n, double *mean, double *se)
+{
+    *mean = *se = NAN;
+    if (n < 1)
+        return;
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        sum += (a[i] + b[i]) / 2.0;
+    *mean = sum / n;
+    if (n < 2)
+        return;
+    for (int i = 0; i < n; i++) {
+        double d = (a[i] + b[i]) / 2.0 - *mean;
+        sq += d * d;
+    }
+    *se = sqrt(sq / (n - 1) / n);
+}
