@@ -1,8 +1,10 @@
 /* test_db.c - database files: round trip, resume, and refusal of every kind
  * of bad file (truncated, flipped bytes, other game / board / variant,
- * missing seed count). The bad files are made here from good ones. Then
+ * missing seed count), and the stamp of a file checked once. The bad
+ * files are made here from good ones. Then
  * the folder lock between builds, and a folder made by the open itself. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -937,10 +940,69 @@ static void test_store(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Sets p's modification time to t (seconds, nanoseconds). */
+static void set_mtime(const char *p, time_t sec, long nsec)
+{
+    struct timespec ts[2] = {{.tv_nsec = UTIME_OMIT}, {.tv_sec = sec, .tv_nsec = nsec}};
+    assert_int_equal(utimensat(AT_FDCWD, p, ts, 0), 0);
+}
+
+/* A payload checked once is stamped, and a load then skips its checksum
+ * while the file is as it was stamped: a write voids the stamp (a new
+ * modification time), a file freshly written is not stamped, and the full
+ * check (sow db verify's) hashes it whatever the stamp says. The one change
+ * a stamp cannot see, a byte changed with the modification time put back,
+ * is what shows that a load skipped the hash. */
+static void test_checked_stamp(void **state)
+{
+    (void)state;
+    const int K = 6, m = 3;
+    sow_game g;
+    game(&g, SOW_KALAH, m, 0);
+    rm_dir_files(dir);
+    sow_db *db;
+    sow_db_options o = {0};
+    assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    char p[256];
+    path_of(&g, K, p, sizeof p);
+    uint8_t st_buf[64];
+    /* Just written: loading checks it but does not stamp it. */
+    assert_int_equal(reopen(&g, K), SOW_OK);
+    if (getxattr(p, "user.sow.checked", st_buf, sizeof st_buf) < 0 && errno == ENOTSUP) {
+        print_message("no user attributes on %s: every load checks (skipped)\n", dir);
+        return;
+    }
+    assert_true(getxattr(p, "user.sow.checked", st_buf, sizeof st_buf) < 0);
+    /* An hour old: the next load checks it and stamps it. */
+    time_t old = time(NULL) - 3600;
+    set_mtime(p, old, 123456789);
+    assert_int_equal(reopen(&g, K), SOW_OK);
+    assert_int_equal(getxattr(p, "user.sow.checked", st_buf, sizeof st_buf), 40);
+    /* A byte changed: a new modification time, the stamp void. */
+    flip_byte(p, SOW_DB_HEADER_SIZE + 3);
+    assert_int_equal(reopen(&g, K), SOW_E_CHECKSUM);
+    /* The same byte changed with the time put back: the stamp matches, the
+     * load trusts it (the hash skipped), and the full check still finds it. */
+    set_mtime(p, old, 123456789);
+    assert_int_equal(reopen(&g, K), SOW_OK);
+    sow_db_header h;
+    assert_int_equal(sow_db_file_check(p, false, &h, why, sizeof why), SOW_E_CHECKSUM);
+    /* Put right, the full check stamps it again (an hour old). */
+    flip_byte(p, SOW_DB_HEADER_SIZE + 3);
+    set_mtime(p, old, 5);
+    assert_int_equal(removexattr(p, "user.sow.checked"), 0);
+    assert_int_equal(sow_db_file_check(p, false, &h, why, sizeof why), SOW_OK);
+    assert_int_equal(getxattr(p, "user.sow.checked", st_buf, sizeof st_buf), 40);
+    assert_int_equal(reopen(&g, K), SOW_OK);
+    rm_dir_files(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_refusals),
+        cmocka_unit_test(test_checked_stamp),
         cmocka_unit_test(test_versions),
         cmocka_unit_test(test_interrupted_resumes),
         cmocka_unit_test(test_bad_dir),

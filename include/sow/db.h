@@ -329,8 +329,10 @@ int sow_db_dir_levels(const sow_game *g, const char *dir);
 uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k);
 
 /* Reads and checks a file: header (magic, version, sizes, header checksum)
- * and, unless skip_payload, the payload checksum. Fills *h. SOW_E_LIMIT
- * for a file of a newer format version than SOW_DB_VERSION. */
+ * and, unless skip_payload, the payload checksum, always computed (a file
+ * found right is stamped as checked: doc/db-format.md, "Reading"; loading
+ * skips the checksum of a file so stamped). Fills *h. SOW_E_LIMIT for a
+ * file of a newer format version than SOW_DB_VERSION. */
 sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,
                           char *why, size_t why_size);
 

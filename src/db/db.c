@@ -370,7 +370,8 @@ static sow_err load_level(const sow_game *g, int k, const char *dir, const sow_d
     sow_db_file_name(g, k, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     sow_db_header h;
-    sow_err e = sow_db_file_map(path, opt->no_verify, &h, &pv->map[k], w, sizeof w);
+    sow_err e = sow_db_file_map(path, opt->no_verify ? SOW_DB_CHECK_HEADER : SOW_DB_CHECK_ONCE,
+                                &h, &pv->map[k], w, sizeof w);
     if (e == SOW_E_MISSING)
         return e;
     if (e) {

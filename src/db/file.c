@@ -11,6 +11,8 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -229,7 +231,55 @@ sow_err sow_db_file_write(const char *dir, const char *name, sow_db_header *h,
     return SOW_OK;
 }
 
-sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
+/* The checked stamp: an extended attribute saying that this file's payload
+ * once matched its checksum, and as what file (40 bytes, little-endian):
+ *
+ *   off size  field
+ *     0   8   the payload's XXH64, as the header gives it
+ *     8   8   st_size
+ *    16   8   st_ino
+ *    24   8   st_mtim.tv_sec
+ *    32   8   st_mtim.tv_nsec
+ *
+ * A write changes the modification time, a replacement (a rebuild renames
+ * a new file into place) the inode: either voids the stamp, and the next
+ * open checks the payload again. A file modified in the last STAMP_AGE
+ * seconds is not stamped: a write within the same clock tick as the last
+ * would leave its time unchanged (git's "racy clean" files). Where the file
+ * system keeps no user attributes, or the file is not ours to mark, every
+ * open checks (doc/db-format.md, "Reading"). */
+#define STAMP_NAME "user.sow.checked"
+#define STAMP_SIZE 40
+#define STAMP_AGE 2
+
+static void stamp_of(const struct stat *st, uint64_t checksum, uint8_t *b)
+{
+    put64(b, checksum);
+    put64(b + 8, (uint64_t)st->st_size);
+    put64(b + 16, (uint64_t)st->st_ino);
+    put64(b + 24, (uint64_t)st->st_mtim.tv_sec);
+    put64(b + 32, (uint64_t)st->st_mtim.tv_nsec);
+}
+
+static bool stamped(int fd, const struct stat *st, uint64_t checksum)
+{
+    uint8_t want[STAMP_SIZE], got[STAMP_SIZE];
+    stamp_of(st, checksum, want);
+    return fgetxattr(fd, STAMP_NAME, got, sizeof got) == (ssize_t)sizeof got &&
+           memcmp(want, got, sizeof want) == 0;
+}
+
+static void stamp(int fd, const struct stat *st, uint64_t checksum)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME, &now) != 0 || now.tv_sec - st->st_mtim.tv_sec < STAMP_AGE)
+        return;
+    uint8_t b[STAMP_SIZE];
+    stamp_of(st, checksum, b);
+    (void)fsetxattr(fd, STAMP_NAME, b, sizeof b, 0); /* best effort: unmarked files are checked */
+}
+
+sow_err sow_db_file_map(const char *path, sow_db_check check, sow_db_header *h,
                         sow_db_map *map, char *why, size_t n)
 {
     memset(map, 0, sizeof *map);
@@ -286,21 +336,25 @@ sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
         return SOW_E_FORMAT;
     }
     void *base = mmap(NULL, (size_t)want, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
     if (base == MAP_FAILED) {
-        return sow_fail(why, n, SOW_E_IO, "cannot map %s: %s", path, strerror(errno));
+        sow_fail(why, n, SOW_E_IO, "cannot map %s: %s", path, strerror(errno));
+        close(fd);
+        return SOW_E_IO;
     }
     map->base = base;
     map->len = (size_t)want;
     map->data = (const int8_t *)base + SOW_DB_HEADER_SIZE;
-    if (!skip_payload) {
+    if (check == SOW_DB_CHECK_FULL || (check == SOW_DB_CHECK_ONCE && !stamped(fd, &st, h->checksum))) {
         madvise(base, map->len, MADV_SEQUENTIAL);
         if (XXH64(map->data, h->payload, 0) != h->checksum) {
             sow_fail(why, n, SOW_E_CHECKSUM, "%s: checksum mismatch (the file is corrupt)", path);
             sow_db_file_unmap(map);
+            close(fd);
             return SOW_E_CHECKSUM;
         }
+        stamp(fd, &st, h->checksum);
     }
+    close(fd);
     /* Probes jump around the table: no read-ahead. */
     madvise(base, map->len, MADV_RANDOM);
     return SOW_OK;
@@ -317,7 +371,8 @@ sow_err sow_db_file_check(const char *path, bool skip_payload, sow_db_header *h,
                           size_t n)
 {
     sow_db_map map;
-    sow_err e = sow_db_file_map(path, skip_payload, h, &map, why, n);
+    sow_err e = sow_db_file_map(path, skip_payload ? SOW_DB_CHECK_HEADER : SOW_DB_CHECK_FULL, h,
+                                &map, why, n);
     if (!e)
         sow_db_file_unmap(&map);
     return e;

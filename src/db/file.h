@@ -2,6 +2,7 @@
 #ifndef SOW_DB_FILE_H
 #define SOW_DB_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sow/db.h"
@@ -27,9 +28,16 @@ typedef struct sow_db_map {
     const int8_t *data; /* the payload */
 } sow_db_map;
 
-/* Maps and checks path (as sow_db_file_check); the payload stays mapped
- * with MADV_RANDOM for probing. */
-sow_err sow_db_file_map(const char *path, bool skip_payload, sow_db_header *h,
+/* How much of a file sow_db_file_map checks: the header (and the size)
+ * only; the payload's checksum too unless the file carries the stamp of an
+ * earlier check of this very file (file.c); the checksum always. */
+typedef enum { SOW_DB_CHECK_HEADER, SOW_DB_CHECK_ONCE, SOW_DB_CHECK_FULL } sow_db_check;
+
+/* Maps and checks path (as sow_db_file_check, to the extent asked); the
+ * payload stays mapped with MADV_RANDOM for probing. A payload checked and
+ * found right is stamped (an extended attribute, where the file system
+ * keeps them). */
+sow_err sow_db_file_map(const char *path, sow_db_check check, sow_db_header *h,
                         sow_db_map *map, char *why, size_t why_size);
 void sow_db_file_unmap(sow_db_map *map);
 
