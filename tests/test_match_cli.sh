@@ -166,4 +166,10 @@ expect_bad "--tc, --movetime and --nodes exclude" "$SOW" match kalah --a depth=1
 expect_bad "--tc, --movetime and --nodes exclude" "$SOW" match kalah --a depth=1 --b depth=1 --nodes 100 --movetime 1
 expect_bad "--nodes: 0 is out of range" "$SOW" match kalah --a depth=1 --b depth=1 --nodes 0
 expect_bad "--tc (BASE+INC)" "$SOW" match kalah --a depth=1 --b depth=1 --tc x+1
+# scripts/match-balanced --quick: an analysis book, its balanced openings,
+# a match from them and each opening solved; the page it writes.
+expect_status 0 python3 "$(dirname "${BASH_SOURCE[0]}")/../scripts/match-balanced" --quick --sow "$SOW" --out "$T/res"
+has res/match-balanced-quick.md "^\| 8 \| \+[0-8] =[0-8] -[0-8] \| "
+has res/match-balanced-quick.md "^\*\*Against perfect play:\*\* [0-8] of 8 games \(of the 8 whose opening was solved\)"
+has res/match-balanced-quick.md "^    sow book openings BOOK --ply 3 --within 4 "
 echo "match: ok"
