@@ -45,9 +45,9 @@ static sow_plan make(const sow_game *g, const sow_limits *lim, sow_err want)
     if (e != want)
         fail_msg("sow_plan_make: %s (%s), expected %s", sow_err_name(e), last_why,
                  sow_err_name(want));
-    /* In place is an analysis's own decision; a solve's comes from
-     * root_in_db alone, when the database is opened (test_open_in_place). */
-    if (e == SOW_OK)
+    /* Levels built in memory cost no copy: a solve copies them (in place
+     * is for a folder's files the search would not earn back: test_open_in_place). */
+    if (e == SOW_OK && plan.db_copy_seconds == 0)
         assert_false(plan.db_in_place);
     if (e) {
         assert_true(last_why[0] != '\0');
@@ -1314,31 +1314,29 @@ static void test_analysis_db(void **state)
     assert_true(t.db_seeds > 0 && t.db_seeds < 162);
 }
 
-/* An analysis probes its database where the files are mapped when it is
- * short (a few seconds, or a depth or node limit: no time at all), and
- * copies it into huge pages when its search is long enough to earn the
- * copy back. */
+/* The rule: a copy pays when the search it serves saves more than it
+ * costs (SOW_PLAN_IN_PLACE_SLOWDOWN - 1 of the search). An analysis with
+ * a time copies a database built in memory (no copy to pay), and one
+ * under a depth or node limit (no time: unknown) probes in place. */
 static void test_analysis_in_place(void **state)
 {
     (void)state;
+    assert_true(sow_plan_copy_pays(1, 1 / (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) * 1.01));
+    assert_false(sow_plan_copy_pays(1, 1 / (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) * 0.99));
+    assert_false(sow_plan_copy_pays(0, INFINITY));
+    assert_true(sow_plan_copy_pays(0, 0.01));
     sow_game g;
     game_of(&g, SOW_KALAH, 6, 4, 0);
-    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .tt_mb = 64,
-                      .time_limit = SOW_PLAN_IN_PLACE_SECONDS * 4};
+    sow_limits lim = {.memory = 4096 * MB, .threads = 1, .tt_mb = 64, .time_limit = 20};
     sow_plan p = analysis(&g, &lim, SOW_OK);
     assert_true(p.db_seeds > 0 && !p.root_in_db);
+    assert_true(p.db_copy_seconds == 0);
     assert_false(p.db_in_place);
-    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS / 2;
-    p = analysis(&g, &lim, SOW_OK);
-    assert_true(p.db_seeds > 0 && !p.root_in_db);
-    assert_true(p.db_in_place);
     lim.time_limit = 0; /* a depth or node limit */
     lim.db_seeds = 5;
     p = analysis(&g, &lim, SOW_OK);
     assert_int_equal(p.db_seeds, 5);
     assert_true(p.db_in_place);
-    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS * 4;
-    assert_false(analysis(&g, &lim, SOW_OK).db_in_place);
 }
 
 /* sow_plan_open_db opens the planned database (built in memory here, or
@@ -1430,8 +1428,8 @@ static bool opens_in_place(const sow_game *g, const sow_plan *p, const char *dir
 
 /* What the plan decides about copying, seen in the open itself: a solve
  * whose root is in the database probes the files where they are mapped,
- * a solve above it and a long analysis copy them, a short analysis does
- * not. */
+ * a solve above it as its flag says, an analysis long enough to earn the
+ * copy back copies them, a short one does not. */
 static void test_open_in_place(void **state)
 {
     (void)state;
@@ -1447,13 +1445,20 @@ static void test_open_in_place(void **state)
     game_of(&g, SOW_KALAH, 3, 3, 0); /* 18 seeds: above the database */
     p = make(&g, &lim, SOW_OK);
     assert_true(p.db_seeds == 12 && !p.root_in_db);
-    assert_false(opens_in_place(&g, &p, dir));
-    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS * 4;
+    /* The folder's levels, at the copy rate. */
+    double copy = (double)sow_db_open_bytes(&g, 12, dir, false) / SOW_PLAN_COPY_RATE;
+    assert_true(copy > 0 && fabs(p.db_copy_seconds - copy) <= 1e-12);
+    assert_int_equal(opens_in_place(&g, &p, dir), p.db_in_place);
+    /* An analysis long enough to earn the copy back copies; a shorter one
+     * (here so short that its time is gone at once) probes in place. */
+    double even = copy / (SOW_PLAN_IN_PLACE_SLOWDOWN - 1);
+    lim.time_limit = 1000 * even;
     p = analysis(&g, &lim, SOW_OK);
-    assert_true(p.db_seeds == 12 && !p.root_in_db);
+    assert_true(p.db_seeds == 12 && !p.root_in_db && !p.db_in_place);
     assert_false(opens_in_place(&g, &p, dir));
-    lim.time_limit = SOW_PLAN_IN_PLACE_SECONDS / 2;
+    lim.time_limit = even / 1000;
     p = analysis(&g, &lim, SOW_OK);
+    assert_true(p.db_in_place);
     assert_true(opens_in_place(&g, &p, dir));
     char cmd[sizeof dir + 16];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -55,10 +55,26 @@ typedef struct sow_limits {
     const sow_stop_flag *stop; /* set non-zero (e.g. by a SIGINT handler) to stop */
 } sow_limits;
 
-/* The longest analysis (seconds left) that probes its database in place:
- * beyond it the copy into huge pages pays for itself in faster probes
- * (doc/experiments.md, "Databases in place for short questions"). */
-#define SOW_PLAN_IN_PLACE_SECONDS 5.0
+/* In place or copied. A level a folder holds is either probed where its
+ * file is mapped (4 KB pages: a probe misses the TLB more) or copied into
+ * huge pages first. The copy ran at about SOW_PLAN_COPY_RATE bytes a
+ * second on the machine measured (most of it the kernel zeroing and
+ * faulting the new pages), and a search probing in place took about
+ * SOW_PLAN_IN_PLACE_SLOWDOWN times as long (1.15x above a 26-seed Kalah(6)
+ * database, 1.7x above 28): the copy pays when the search it serves is
+ * longer than copy / (slowdown - 1) (doc/experiments.md, "In place or
+ * copied"). */
+#define SOW_PLAN_COPY_RATE 4e8
+#define SOW_PLAN_IN_PLACE_SLOWDOWN 1.4
+
+/* Modelled seconds to copy the levels of a k-seed database of g that the
+ * folder lim->db_dir holds (0 without a folder: levels built in memory
+ * are held where they are built). */
+double sow_plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k);
+
+/* Does a copy of `copy` seconds pay for itself over a search of `search`
+ * seconds (INFINITY: unknown, a depth or node limit: no)? */
+bool sow_plan_copy_pays(double copy, double search);
 
 /* Length of each reason string below (not errors: sow/error.h's SOW_WHY),
  * terminator included. */
@@ -84,15 +100,16 @@ typedef struct sow_plan {
                                 threads x sow_search_thread_bytes */
     bool root_in_db;         /* db_seeds >= board_seeds: the database answers
                                 the root, no search */
-    bool db_in_place;        /* an analysis's own decision to probe the
-                                database's files where they are mapped
-                                (sow_db_options.in_place) rather than copy
-                                them into huge pages: a short one (a depth
-                                or node limit, or at most
-                                SOW_PLAN_IN_PLACE_SECONDS), whose search
-                                would not earn the copy back; false in a
-                                solve plan. sow_plan_open_db also opens in
-                                place when root_in_db (a few probes) */
+    bool db_in_place;        /* probe the database's files where they are
+                                mapped (sow_db_options.in_place) rather
+                                than copy them into huge pages: where the
+                                modelled search (an analysis: its time; a
+                                depth or node limit: unknown) would not
+                                earn the copy back (sow_plan_copy_pays).
+                                sow_plan_open_db also opens in place when
+                                root_in_db (a few probes) */
+    double db_copy_seconds;  /* the copy's modelled seconds
+                                (sow_plan_copy_seconds) */
     double build_share;      /* with a time limit: the share of the time left
                                 that the database's build is planned within
                                 (a build the model misjudged is cut at its

@@ -2,6 +2,7 @@
  * (heuristic bounds never meet the exact search's entries), over the
  * database that builds within a quarter of the time (sow_plan_analysis),
  * the resident one when it holds at least as many seeds. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,8 +44,13 @@ static sow_err analysis_db(sow_engine *e, const sow_pos *p, double end, size_t t
         engine_drop_db(e);
     if (!e->db && plan.db_seeds > 0) {
         /* Resident: copied once, probed by every question (later ones
-         * may not be in it, even when this one is). */
-        plan.root_in_db = plan.db_in_place = false;
+         * may not be in it, even when this one is), if the copy fits this
+         * question's share of its time (a first move of 0.5 s took 5.2 s
+         * copying a 2.9 GB store: doc/experiments.md, "In place or
+         * copied"); else probed in place for as long as it is held. */
+        double left = end > 0 ? end - sow_now() : INFINITY;
+        plan.root_in_db = false;
+        plan.db_in_place = !(isfinite(left) && plan.db_copy_seconds <= plan.build_share * left);
         sow_err err = sow_plan_open_db(&e->g, &plan, NULL, &e->db, oracle, why, why_size);
         if (err == SOW_E_INTERRUPTED)
             return SOW_OK; /* stopped: the analysis below stops at once too */

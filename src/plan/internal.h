@@ -122,6 +122,10 @@ uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k
 /* Does a k-seed database fit beside its table and the search? */
 bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k);
 uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k);
+
+/* A search of `search` seconds over a database whose copy costs `copy`
+ * seconds, copied or in place as sow_plan_copy_pays says. */
+double plan_opened_search(double copy, double search);
 /* The next step from a k-seed database towards `limit`. */
 int plan_grow_step(const sow_game *g, int k, int limit);
 /* Bytes in MB, for the reasons' text. */

@@ -216,6 +216,31 @@ uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k)
     return bytes == SIZE_MAX ? UINT64_MAX : bytes;
 }
 
+double sow_plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k)
+{
+    if (!lim->db_dir || lim->no_db || k <= 0)
+        return 0;
+    int have = sow_db_dir_levels(g, lim->db_dir);
+    int top = k < have ? k : have;
+    if (top < 0)
+        return 0;
+    uint64_t bytes = plan_db_hold(g, lim, top);
+    return bytes == UINT64_MAX ? INFINITY : (double)bytes / SOW_PLAN_COPY_RATE;
+}
+
+bool sow_plan_copy_pays(double copy, double search)
+{
+    return isfinite(search) && search * (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) > copy;
+}
+
+/* A search of `search` seconds over a database whose copy costs `copy`:
+ * copied or in place, whichever the model says is shorter. */
+double plan_opened_search(double copy, double search)
+{
+    return sow_plan_copy_pays(copy, search) ? copy + search
+                                            : search * SOW_PLAN_IN_PLACE_SLOWDOWN;
+}
+
 /* Does a k-seed database fit beside its table and the search? */
 bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k)
 {

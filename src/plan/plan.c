@@ -69,7 +69,9 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, 
             break;
         if (!plan_fits(g, lim, board, k))
             continue;
-        double cost = build + plan_search_cost(g, board, k, lim->threads, lim->value_only);
+        double cost = build + plan_opened_search(sow_plan_copy_seconds(g, lim, k),
+                                                 plan_search_cost(g, board, k, lim->threads,
+                                                                  lim->value_only));
         if (cost < best_cost) {
             best_cost = cost;
             best = k;
@@ -444,6 +446,10 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         out->db_bytes = plan_db_hold(g, L, k);
         out->db_budget = plan_db_room(g, L, out->board_seeds, k);
         out->root_in_db = k >= out->board_seeds;
+        /* The search the copy would serve: the model's, at most the time. */
+        double search = plan_search_cost(g, out->board_seeds, k, L->threads, L->value_only);
+        out->db_copy_seconds = sow_plan_copy_seconds(g, L, k);
+        out->db_in_place = !sow_plan_copy_pays(out->db_copy_seconds, fmin(search, left));
     }
     if (!out->root_in_db && !sow_search_exact(g, pos))
         return sow_fail(why, why_size, SOW_E_LIMIT,
@@ -547,8 +553,10 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         uint64_t used = (uint64_t)out->tt_mb * MB + plan_search_bytes(g, &out->limits);
         out->db_budget = out->limits.memory > used ? out->limits.memory - used : 0;
         out->root_in_db = k >= board;
-        /* Without a time the question is a depth or node limit: short. */
-        out->db_in_place = !isfinite(left) || left <= SOW_PLAN_IN_PLACE_SECONDS;
+        /* The analysis searches for its time; without one the question is
+         * a depth or node limit, of unknown length: in place. */
+        out->db_copy_seconds = sow_plan_copy_seconds(g, &out->limits, k);
+        out->db_in_place = !sow_plan_copy_pays(out->db_copy_seconds, left);
     }
     return SOW_OK;
 }
