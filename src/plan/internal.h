@@ -123,6 +123,8 @@ uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k
 bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k);
 uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k);
 
+/* sow_plan_copy_seconds of a folder holding levels 0..have. */
+double plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k, int have);
 /* A search of `search` seconds over a database whose copy costs `copy`
  * seconds, copied or in place as sow_plan_copy_pays says. */
 double plan_opened_search(double copy, double search);

@@ -216,16 +216,20 @@ uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k)
     return bytes == SIZE_MAX ? UINT64_MAX : bytes;
 }
 
-double sow_plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k)
+double plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k, int have)
 {
-    if (!lim->db_dir || lim->no_db || k <= 0)
-        return 0;
-    int have = sow_db_dir_levels(g, lim->db_dir);
     int top = k < have ? k : have;
-    if (top < 0)
+    if (!lim->db_dir || lim->no_db || top <= 0)
         return 0;
     uint64_t bytes = plan_db_hold(g, lim, top);
     return bytes == UINT64_MAX ? INFINITY : (double)bytes / SOW_PLAN_COPY_RATE;
+}
+
+double sow_plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k)
+{
+    if (!lim->db_dir || lim->no_db)
+        return 0;
+    return plan_copy_seconds(g, lim, k, sow_db_dir_levels(g, lim->db_dir));
 }
 
 bool sow_plan_copy_pays(double copy, double search)

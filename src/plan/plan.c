@@ -69,7 +69,7 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, 
             break;
         if (!plan_fits(g, lim, board, k))
             continue;
-        double cost = build + plan_opened_search(sow_plan_copy_seconds(g, lim, k),
+        double cost = build + plan_opened_search(plan_copy_seconds(g, lim, k, have),
                                                  plan_search_cost(g, board, k, lim->threads,
                                                                   lim->value_only));
         if (cost < best_cost) {
