@@ -93,7 +93,9 @@ static void check_board(size_t bi, int threads, eval_kind kind, int *open, int *
                  boards[bi].m, boards[bi].n, (int)seed, threads,
                  kind == EVAL_MATERIAL ? " material" : kind == EVAL_WILD ? " wild" : "");
         claims c = {.ref = ref, .per_move = !g.cycles, .what = what};
-        sow_analyse_options ao = {.eval = kind == EVAL_MATERIAL ? NULL : &w, .on_depth = check_depth, .ctx = &c};
+        sow_analyse_options ao = {.eval = kind == EVAL_MATERIAL ? NULL : &w,
+                                  .on_depth = check_depth,
+                                  .ctx = &c};
         sow_search_clear(a);
         assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_OK);
         if (!in.exact || in.score != ref->score)

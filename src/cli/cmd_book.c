@@ -551,5 +551,6 @@ int cmd_book(int argc, char **argv)
             argv[1] = (char *)subs[i].full;
             return subs[i].run(argc - 1, argv + 1);
         }
-    cli_fail("book: unknown subcommand '%s' (build, probe, info, openings; see sow book --help)", argv[1]);
+    cli_fail("book: unknown subcommand '%s' (build, probe, info, openings; see sow book --help)",
+             argv[1]);
 }

@@ -344,7 +344,8 @@ sow_err sow_db_file_map(const char *path, sow_db_check check, sow_db_header *h,
     map->base = base;
     map->len = (size_t)want;
     map->data = (const int8_t *)base + SOW_DB_HEADER_SIZE;
-    if (check == SOW_DB_CHECK_FULL || (check == SOW_DB_CHECK_ONCE && !stamped(fd, &st, h->checksum))) {
+    if (check == SOW_DB_CHECK_FULL ||
+        (check == SOW_DB_CHECK_ONCE && !stamped(fd, &st, h->checksum))) {
         madvise(base, map->len, MADV_SEQUENTIAL);
         if (XXH64(map->data, h->payload, 0) != h->checksum) {
             sow_fail(why, n, SOW_E_CHECKSUM, "%s: checksum mismatch (the file is corrupt)", path);
