@@ -132,22 +132,30 @@ static sow_book *load_or_fail(const char *path)
     return b;
 }
 
-/* The game options of cg as the book's game. */
-static void game_of_book(const sow_book *b, cli_game *cg, char *pits, char *seeds, char *var,
-                         size_t vsize)
+/* The text a book's game is given to cli_game in (cg points into it). */
+typedef struct book_game {
+    char pits[16], seeds[16], var[96];
+} book_game;
+
+/* The book FILE (or one line and exit 2), with cg set up as its game
+ * (and cg's --moves or --position read where `position`). */
+static sow_book *book_and_game(const char *path, cli_game *cg, book_game *bg, bool position)
 {
+    sow_book *b = load_or_fail(path);
     const sow_config *c = &sow_book_game(b)->cfg;
     cg->name = sow_game_name(c->game);
-    snprintf(pits, 16, "%d", c->pits);
-    snprintf(seeds, 16, "%d", c->seeds);
-    var[0] = 0;
+    snprintf(bg->pits, sizeof bg->pits, "%d", c->pits);
+    snprintf(bg->seeds, sizeof bg->seeds, "%d", c->seeds);
+    bg->var[0] = 0;
     for (int i = 0; i < SOW_VAR_COUNT; i++)
         if (c->variant & (1u << i))
-            snprintf(var + strlen(var), vsize - strlen(var), "%s%s", var[0] ? "," : "",
-                     sow_variant_name(1u << i));
-    cg->pits = pits;
-    cg->seeds = seeds;
-    cg->variant = var;
+            snprintf(bg->var + strlen(bg->var), sizeof bg->var - strlen(bg->var), "%s%s",
+                     bg->var[0] ? "," : "", sow_variant_name(1u << i));
+    cg->pits = bg->pits;
+    cg->seeds = bg->seeds;
+    cg->variant = bg->var;
+    cli_game_setup(cg, position, position);
+    return b;
 }
 
 static void json_head(const char *path, const cli_game *cg)
@@ -169,10 +177,8 @@ static int book_info(int argc, char **argv)
     cli_parse(argc, argv, opts, pos, 1, &npos, usage_info);
     if (npos != 1)
         cli_fail("book info: expected one FILE (see sow book info --help)");
-    sow_book *b = load_or_fail(pos[0]);
-    char pits[16], seeds[16], var[96];
-    game_of_book(b, &cg, pits, seeds, var, sizeof var);
-    cli_game_setup(&cg, false, false);
+    book_game bg;
+    sow_book *b = book_and_game(pos[0], &cg, &bg, false);
     sow_book_info bi;
     sow_book_info_get(b, &bi);
     struct stat st;
@@ -186,8 +192,8 @@ static int book_info(int argc, char **argv)
                bi.hashed ? "hash128" : "code", bi.build_seconds, bytes);
     } else {
         printf("book: %s (format %d, %lld bytes)\n", pos[0], bi.version, bytes);
-        printf("game: %s %dx%d%s%s\n", cg.name, bi.cfg.pits, bi.cfg.seeds, var[0] ? " " : "",
-               var);
+        printf("game: %s %dx%d%s%s\n", cg.name, bi.cfg.pits, bi.cfg.seeds, bg.var[0] ? " " : "",
+               bg.var);
         printf("plies: %d (%s)\n", bi.plies, bi.complete ? "complete" : "not complete");
         printf("positions: %llu (%llu exact)\n", (unsigned long long)bi.positions,
                (unsigned long long)bi.exact);
@@ -213,10 +219,8 @@ static int book_probe(int argc, char **argv)
     cli_parse(argc, argv, opts, pos, 1, &npos, usage_probe);
     if (npos != 1)
         cli_fail("book probe: expected one FILE (see sow book probe --help)");
-    sow_book *b = load_or_fail(pos[0]);
-    char pits[16], seeds[16], var[96];
-    game_of_book(b, &cg, pits, seeds, var, sizeof var);
-    cli_game_setup(&cg, true, true);
+    book_game bg;
+    sow_book *b = book_and_game(pos[0], &cg, &bg, true);
     sow_book_entry en;
     bool found = !sow_over(&cg.g, &cg.pos) && sow_book_find(b, &cg.pos, &en);
     int score = found ? sow_book_score(&cg.g, &cg.pos, &en) : 0;
@@ -461,10 +465,8 @@ static int book_openings(int argc, char **argv)
     int ply = (int)cli_int("book openings: --ply", ply_s, 1, SOW_BOOK_MAX_PLIES);
     int within = within_s ? (int)cli_int("book openings: --within", within_s, 0, 1000) : 0;
     long max = max_s ? cli_int("book openings: --max", max_s, 1, 1L << 30) : -1;
-    sow_book *b = load_or_fail(pos[0]);
-    char pits[16], seeds[16], var[96];
-    game_of_book(b, &cg, pits, seeds, var, sizeof var);
-    cli_game_setup(&cg, false, false);
+    book_game bg;
+    sow_book *b = book_and_game(pos[0], &cg, &bg, false);
     sow_book_info bi;
     sow_book_info_get(b, &bi);
     sow_book_opening *op;
@@ -489,7 +491,7 @@ static int book_openings(int argc, char **argv)
         text, size,
         "# sow book openings: %s %dx%d%s%s, ply %d, |South's margin| <= %d: %llu of %llu "
         "positions (%llu not in the book)\n# book: %s (%s)\n",
-        cg.name, bi.cfg.pits, bi.cfg.seeds, var[0] ? " " : "", var, ply, within,
+        cg.name, bi.cfg.pits, bi.cfg.seeds, bg.var[0] ? " " : "", bg.var, ply, within,
         (unsigned long long)chosen, (unsigned long long)positions,
         (unsigned long long)missing, pos[0],
         bi.exact == bi.positions ? "exact values" : "analysis estimates where not exact");
