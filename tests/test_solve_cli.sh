@@ -77,8 +77,10 @@ expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan
 grep -q '^database: 6 seeds' "$T/out" || fail "--plan: $(cat "$T/out")"
 grep -q '^moves:\|^best:' "$T/out" && fail "--plan solved: $(cat "$T/out")"
 expect_status 0 "$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan --json
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["db_seeds"] == 6 and d["root_in_db"] is False and "value" not in d, d' "$T/out" \
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["db_seeds"] == 6 and d["root_in_db"] is False and "value" not in d and d["db_copy_seconds"] >= 0 and d["db_in_place"] in (True, False), d' "$T/out" \
   || fail "--plan --json: $(cat "$T/out")"
+grep -q '^database held: \(copied into huge pages\|probed where its files are mapped\)' <("$SOW" solve kalah --pits 3 --seeds 2 --db-seeds 6 --plan) ||
+  fail "--plan: no line on how the database is held"
 expect_status 2 "$SOW" solve kalah --pits 3 --seeds 2 --plan --reference
 # Growth: planned unless the size is forced (a ledger: test_ledger_cli.sh); said why.
 expect_status 0 "$SOW" solve chungkala --pits 8 --seeds 1 --memory 256 --plan --json

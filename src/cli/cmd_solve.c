@@ -540,6 +540,21 @@ static int solve_mpi(cli_game *cg, const sow_plan *plan, const char *path, int d
     return status;
 }
 
+/* How the plan holds the database: in place or copied, and why. */
+static const char *in_place_text(const sow_plan *p)
+{
+    static char buf[160];
+    if (p->root_in_db)
+        snprintf(buf, sizeof buf, "probed where its files are mapped (it holds the position)");
+    else if (p->db_in_place)
+        snprintf(buf, sizeof buf, "probed where its files are mapped: copying them (%.1f s "
+                 "modelled) would cost more than the search saves", p->db_copy_seconds);
+    else
+        snprintf(buf, sizeof buf, "copied into huge pages (%.1f s modelled for the folder's "
+                 "files; levels built here are held as built)", p->db_copy_seconds);
+    return buf;
+}
+
 /* --plan: the decisions, and stop. */
 static int print_plan(const cli_game *cg, const sow_plan *p)
 {
@@ -551,6 +566,8 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
                p->db_seeds, (double)p->db_bytes / 1048576.0,
                p->root_in_db ? " (holds the position itself)" : "", p->db_grow_seeds,
                p->trial_seconds, p->why_db, p->why_grow, p->why_tt, p->why_trial);
+        if (p->db_seeds > 0)
+            printf("database held: %s\n", in_place_text(p));
         return 0;
     }
     printf("{");
@@ -568,7 +585,9 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
     cli_fjson_string(stdout, p->why_tt);
     printf(",\"why_trial\":");
     cli_fjson_string(stdout, p->why_trial);
-    printf(",\"db_degraded\":%s}\n", p->db_degraded ? "true" : "false");
+    printf(",\"db_degraded\":%s,\"db_in_place\":%s,\"db_copy_seconds\":%.3f}\n",
+           p->db_degraded ? "true" : "false", p->db_in_place ? "true" : "false",
+           p->db_copy_seconds);
     return 0;
 }
 
@@ -663,9 +682,10 @@ int cmd_solve(int argc, char **argv)
         return print_plan(&cg, &plan);
     if (verbose)
         fprintf(stderr, "plan: %d thread%s, memory %.0f MB\nplan: %s\nplan: %s\nplan: %s\n"
-                "plan: %s\n", plan.limits.threads, plural(plan.limits.threads),
+                "plan: %s\n%s%s%s", plan.limits.threads, plural(plan.limits.threads),
                 (double)plan.limits.memory / 1048576.0, plan.why_db, plan.why_grow,
-                plan.why_tt, plan.why_trial);
+                plan.why_tt, plan.why_trial, plan.db_seeds > 0 ? "plan: the database " : "",
+                plan.db_seeds > 0 ? in_place_text(&plan) : "", plan.db_seeds > 0 ? "\n" : "");
     else if (plan.db_degraded)
         fprintf(stderr, "sow: note: %s\n", plan.why_db);
 
