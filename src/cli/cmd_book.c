@@ -483,7 +483,8 @@ static int book_openings(int argc, char **argv)
     }
     uint64_t chosen = max >= 0 && (uint64_t)max < n ? (uint64_t)max : n;
     /* The file's text: how they were chosen, then one opening a line. */
-    size_t size = 1024 + (size_t)chosen * (SOW_BOOK_MAX_PLIES * 4 + 48);
+    size_t size = 512 + strlen(pos[0]) + strlen(bg.var) +
+                  (size_t)chosen * (SOW_BOOK_MAX_PLIES * 4 + 48); /* every line's bound */
     char *text = malloc(size), line[SOW_BOOK_MAX_PLIES * 4 + 8];
     if (!text)
         cli_fail("book openings: out of memory");
