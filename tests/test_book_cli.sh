@@ -86,6 +86,13 @@ expect_status 0 "$SOW" book openings "$BOOK" --ply 3 --within 0 --max 1
 has out "^# sow book openings: kalah 4x3, ply 3, \|South's margin\| <= 0: [01] of 50 positions"
 expect_status 0 "$SOW" match "${G[@]}" --openings "$T/open.txt" --a depth=1 --b depth=2 --games 2 --json
 json 'd["played"] == 2 and d["results"][0]["opening"] == d["results"][1]["opening"] and d["results"][0]["opening"].count(",") == 2'
+# A book under a long path (2.4 KB): the file's header names it in full.
+long=$T/long
+for _ in $(seq 12); do long=$long/$(printf 'd%.0s' $(seq 200)); done
+mkdir -p "$long" && cp "$BOOK" "$long/b.sowbook"
+expect_status 0 "$SOW" book openings "$long/b.sowbook" --ply 3 --within 2
+grep -qF "# book: $long/b.sowbook (" "$T/out" || fail "openings under a long path: $(head -c 300 "$T/out")"
+[ "$(grep -vc '^#' "$T/out")" = "$(grep -vc '^#' "$T/open.txt")" ] || fail "openings under a long path: lines differ"
 expect_bad "ply 4: the book reaches 0..3" "$SOW" book openings "$BOOK" --ply 4
 expect_bad "--ply K is required" "$SOW" book openings "$BOOK"
 expect_bad "--within" "$SOW" book openings "$BOOK" --ply 1 --within -1
