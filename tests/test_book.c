@@ -438,8 +438,8 @@ static void check_openings(sow_game_id id, int m, int n, int plies)
         for (int i = 0; i < nkeys; i++)
             boards += keys[i].ply == ply;
         sow_book_opening *all, *some;
-        uint64_t nall, nsome, missing;
-        assert_int_equal(sow_book_openings(b, ply, 1000, &all, &nall, &missing, why, sizeof why),
+        uint64_t nall, nsome, positions, missing;
+        assert_int_equal(sow_book_openings(b, ply, 1000, &all, &nall, &positions, &missing, why, sizeof why),
                          SOW_OK);
         assert_int_equal(missing, 0);
         assert_int_equal(nall, (uint64_t)boards);
@@ -460,7 +460,7 @@ static void check_openings(sow_game_id id, int m, int n, int plies)
                 assert_true(abs(all[i - 1].margin) <= abs(o->margin));
             inside += abs(o->margin) <= within;
         }
-        assert_int_equal(sow_book_openings(b, ply, within, &some, &nsome, &missing, why,
+        assert_int_equal(sow_book_openings(b, ply, within, &some, &nsome, &positions, &missing, why,
                                            sizeof why), SOW_OK);
         assert_int_equal(nsome, inside);
         for (uint64_t i = 0; i < nsome; i++)
@@ -469,10 +469,10 @@ static void check_openings(sow_game_id id, int m, int n, int plies)
         free(some);
     }
     sow_book_opening *o;
-    uint64_t no, missing;
-    assert_int_equal(sow_book_openings(b, plies + 1, 0, &o, &no, &missing, why, sizeof why),
+    uint64_t no, positions, missing;
+    assert_int_equal(sow_book_openings(b, plies + 1, 0, &o, &no, &positions, &missing, why, sizeof why),
                      SOW_E_ARG);
-    assert_int_equal(sow_book_openings(b, 1, -1, &o, &no, &missing, why, sizeof why), SOW_E_ARG);
+    assert_int_equal(sow_book_openings(b, 1, -1, &o, &no, &positions, &missing, why, sizeof why), SOW_E_ARG);
     sow_book_free(b);
     sow_engine_free(e);
 }

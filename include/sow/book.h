@@ -148,11 +148,13 @@ typedef struct sow_book_opening {
     uint64_t index;      /* the line's index in sow_book_lines_make's order */
 } sow_book_opening;
 
-/* *out (malloc'd; free it) holds *n openings; *missing counts positions at
- * that ply the book holds no entry for (an incomplete book). SOW_E_ARG for
- * ply outside 0..the book's plies or within < 0, SOW_E_NOMEM. */
+/* *out (malloc'd; free it) holds *n openings; *positions counts the
+ * positions at that ply, *missing those the book holds no entry for (an
+ * incomplete book). SOW_E_ARG for ply outside 0..the book's plies or
+ * within < 0, SOW_E_NOMEM. */
 sow_err sow_book_openings(const sow_book *b, int ply, int within, sow_book_opening **out,
-                          uint64_t *n, uint64_t *missing, char *why, size_t why_size);
+                          uint64_t *n, uint64_t *positions, uint64_t *missing, char *why,
+                          size_t why_size);
 
 /* Writes b to path (through path.tmp.PID, flushed, renamed). SOW_E_IO. */
 sow_err sow_book_save(const sow_book *b, const char *path, char *why, size_t why_size);

@@ -115,10 +115,11 @@ static int cmp_opening(const void *x, const void *y)
 }
 
 sow_err sow_book_openings(const sow_book *b, int ply, int within, sow_book_opening **out,
-                          uint64_t *n, uint64_t *missing, char *why, size_t why_size)
+                          uint64_t *n, uint64_t *positions, uint64_t *missing, char *why,
+                          size_t why_size)
 {
     *out = NULL;
-    *n = *missing = 0;
+    *n = *positions = *missing = 0;
     if (ply < 0 || ply > b->plies)
         return sow_fail(why, why_size, SOW_E_ARG, "ply %d: the book reaches 0..%d", ply,
                         b->plies);
@@ -133,6 +134,7 @@ sow_err sow_book_openings(const sow_book *b, int ply, int within, sow_book_openi
     for (uint64_t i = 0; i < l.n && !err; i++) {
         if (l.ply[i] != ply)
             continue;
+        (*positions)++;
         sow_book_entry en;
         if (!sow_book_find(b, &l.pos[i], &en)) {
             (*missing)++;

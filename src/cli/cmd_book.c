@@ -472,15 +472,9 @@ static int book_openings(int argc, char **argv)
     sow_book_opening *op;
     uint64_t n, missing;
     char why[SOW_WHY];
-    if (sow_book_openings(b, ply, within, &op, &n, &missing, why, sizeof why))
+    uint64_t positions;
+    if (sow_book_openings(b, ply, within, &op, &n, &positions, &missing, why, sizeof why))
         cli_fail("book openings: %s", why);
-    uint64_t positions = 0;
-    {
-        uint64_t per[SOW_BOOK_MAX_PLIES + 1];
-        if (sow_book_count(&cg.g, ply, per, why, sizeof why))
-            cli_fail("book openings: %s", why);
-        positions = per[ply];
-    }
     uint64_t chosen = max >= 0 && (uint64_t)max < n ? (uint64_t)max : n;
     /* The file's text: how they were chosen, then one opening a line. */
     size_t size = 512 + strlen(pos[0]) + strlen(bg.var) +
