@@ -156,6 +156,8 @@ json 'd["interrupted"] is True and d["db"]["seeds"] == 10 and d["db"]["root"] is
 expect_status 0 "$SOW" solve toguz --pits 4 --seeds 2 --threads 1 --memory 256 --db "$T/grow" --json
 has err '^sow: the search above [0-9]+ seeds ran [0-9.]+ s, its budget beside the build of the database up to [0-9]+: growing it'
 json 'd["db"]["first_seeds"] == 12 and 12 < d["db"]["seeds"] <= 16'
+# What it holds (packed levels: less than a byte a position), beside that.
+json '0 < d["db"]["held_bytes"] <= d["db"]["bytes"] + 4096'
 cp "$T/out" "$T/grown.json"
 expect_status 0 "$SOW" solve toguz --pits 4 --seeds 2 --threads 1 --memory 256 --db "$T/whole" --db-seeds 16 --json
 python3 -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(0 if (a["value"], a["outcome"], a["moves"]) == (b["value"], b["outcome"], b["moves"]) else 1)' \

@@ -215,7 +215,10 @@ typedef struct sow_plan_result {
     bool db_cut;              /* the time limit cut a database build: db_seeds is
                                  the last seed count complete (its files stay
                                  in the folder), below what was planned */
-    uint64_t db_bytes;
+    uint64_t db_bytes;        /* its positions at a byte each (sow_db_bytes): the
+                                 measure of its build's rate */
+    uint64_t db_held_bytes;   /* what it holds in memory (sow_db_size: a packed
+                                 level takes its packed size), mapped or copied */
     double db_seconds;        /* to open or build it (each step, if it grew) */
     double db_last_seconds;   /* the last step's part of db_seconds */
     double seconds;           /* wall-clock, the whole call */

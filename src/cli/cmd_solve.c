@@ -87,7 +87,9 @@ static const char usage[] =
     "moves [{move, value, outcome | at_most}], pv (moves with their side:\n"
     "\"S2\" is South's pit 2, \"N1\" North's pit 1), pie, interrupted, nodes,\n"
     "seconds, seconds_value, seconds_search, cpu_search, nps, threads, tt_mb,\n"
-    "mtd_probes, oracle_probes, db {seeds, bytes, seconds, root} or null,\n"
+    "mtd_probes, oracle_probes, db {seeds, first_seeds, bytes (its positions\n"
+    "at a byte each), held_bytes (what it holds in memory), seconds, root}\n"
+    "or null,\n"
     "db_cut (the time limit kept the database below the plan's), solver.\n"
     "Interrupted (exit 130): interrupted true, reason (\"stopped\" for Ctrl-C,\n"
     "\"time limit\" for --time or the server's time), lower and upper (the\n"
@@ -269,9 +271,10 @@ static int solve_reference(cli_game *cg, long mb)
 static void json_db(FILE *f, const sow_plan_result *res, bool root_in_db)
 {
     if (res->db_seeds)
-        fprintf(f, "{\"seeds\":%d,\"first_seeds\":%d,\"bytes\":%llu,\"seconds\":%.6f,"
-                "\"root\":%s}", res->db_seeds, res->db_first_seeds,
-                (unsigned long long)res->db_bytes, res->db_seconds, root_in_db ? "true" : "false");
+        fprintf(f, "{\"seeds\":%d,\"first_seeds\":%d,\"bytes\":%llu,\"held_bytes\":%llu,"
+                "\"seconds\":%.6f,\"root\":%s}", res->db_seeds, res->db_first_seeds,
+                (unsigned long long)res->db_bytes, (unsigned long long)res->db_held_bytes,
+                res->db_seconds, root_in_db ? "true" : "false");
     else
         fprintf(f, "null");
     fprintf(f, ",\"db_cut\":%s", res->db_cut ? "true" : "false");
@@ -373,8 +376,9 @@ void cli_solve_print(FILE *f, const cli_game *cg, const sow_plan *plan,
         char from[32] = "";
         if (res->db_first_seeds < res->db_seeds)
             snprintf(from, sizeof from, " (grown from %d)", res->db_first_seeds);
-        fprintf(f, "database: up to %d seed%s%s, %.0f MB, %sready in %.3f s%s\n", res->db_seeds,
-               plural(res->db_seeds), from, (double)res->db_bytes / 1048576.0,
+        fprintf(f, "database: up to %d seed%s%s, %.1f MB held (%.1f M positions), %sready in "
+               "%.3f s%s\n", res->db_seeds, plural(res->db_seeds), from,
+               (double)res->db_held_bytes / 1048576.0, (double)res->db_bytes / 1e6,
                from[0] ? "its steps " : "", res->db_seconds,
                root_in_db ? "; it holds the position itself" : "");
     }

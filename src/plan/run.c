@@ -230,6 +230,7 @@ static sow_err open_step(const sow_game *g, const sow_plan *step, const sow_plan
         r->db_cut = true;
     r->db_seeds = k;
     r->db_bytes = k > 0 ? sow_db_bytes(g, k) : 0;
+    r->db_held_bytes = *db ? sow_db_size(*db) : 0;
     return SOW_OK;
 }
 
@@ -402,6 +403,7 @@ static bool take_held_db(plan_run *R)
     R->run.db_bytes = sow_db_bytes(R->g, k);
     R->out->db_seeds = R->out->db_first_seeds = k;
     R->out->db_bytes = R->run.db_bytes;
+    R->out->db_held_bytes = sow_db_size(R->db);
     return true;
 }
 
