@@ -648,31 +648,251 @@ static const char *verdict_name(sow_sprt_verdict v)
     return v == SOW_SPRT_H1 ? "H1" : v == SOW_SPRT_H0 ? "H0" : "undecided";
 }
 
+/* The options of a match, as given (NULL: not given). */
+typedef struct match_args {
+    const char *a, *b, *games, *openings, *plies, *seed, *jobs, *out, *tc, *movetime, *nodes,
+        *sprt;
+    bool no_adjudicate, quiet;
+} match_args;
+
+/* The match's plan, read from its options. */
+typedef struct match_plan {
+    int ngames, nplies, njobs, nlines;
+    uint64_t seed;
+    char **lines;    /* the openings file's lines, or NULL */
+    bool has_sprt;
+    sow_sprt test;
+} match_plan;
+
+/* What the games came to, from A's side. */
+typedef struct match_tally {
+    int w, d, l, played;
+    sow_sprt_verdict verdict;
+    bool failed;     /* sow itself failed in a game: the rest are skipped */
+    double score, elo, lo, hi;
+    bool wilson;     /* the interval is Wilson's (no spread in the scores) */
+    int npairs;      /* openings played both ways */
+    double pmean, pse; /* A's final margin a pair: mean, standard error */
+    double llr, llr_lo, llr_hi;
+} match_tally;
+
+/* Reads the limits (--tc, --movetime, --nodes) into m->tm and checks
+ * that every engine has one. */
+static void match_limits(const match_args *o, match *m)
+{
+    if (!!o->tc + !!o->movetime + !!o->nodes > 1)
+        cli_fail("match: --tc, --movetime and --nodes exclude each other");
+    if (o->tc)
+        parse_tc(o->tc, &m->tm);
+    if (o->movetime)
+        m->tm.movetime = cli_seconds("match: --movetime", o->movetime);
+    if (o->nodes)
+        m->tm.nodes = (uint64_t)cli_int("--nodes", o->nodes, 1, 1L << 40);
+    bool timed = o->tc || o->movetime || o->nodes;
+    for (int k = 0; k < 2; k++) {
+        if (m->e[k]->external && !timed)
+            cli_fail("match: %s is a program: give --tc BASE+INC, --movetime S or --nodes N",
+                     k ? "--b" : "--a");
+        if (!m->e[k]->external && !m->e[k]->limited && !timed)
+            cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N (or --tc, --movetime, "
+                     "--nodes)", k ? "--b" : "--a");
+    }
+}
+
+static void match_plan_read(const match_args *o, match_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->has_sprt = o->sprt != NULL;
+    if (p->has_sprt)
+        parse_sprt(o->sprt, &p->test);
+    p->ngames = o->games ? (int)cli_int("--games", o->games, 1, MAX_GAMES)
+                : p->has_sprt ? MAX_GAMES : 20;
+    p->nplies = o->plies ? (int)cli_int("--plies", o->plies, 0, 60) : 2;
+    p->seed = o->seed ? (uint64_t)cli_int("--seed", o->seed, 0, 1L << 62) : 1;
+    p->njobs = o->jobs ? cli_threads("--jobs", o->jobs) : 1;
+    p->lines = o->openings ? read_openings(o->openings, &p->nlines) : NULL;
+    if (o->out && mkdir(o->out, 0777) && errno != EEXIST)
+        cli_fail("match: cannot create %s: %s", o->out, strerror(errno));
+}
+
+/* Plays the games, --jobs at a time, into rec[] and t (w, d, l, played,
+ * verdict, failed). Games are handed out in order; once the SPRT decides
+ * (or sow itself fails), the games not yet begun are skipped. */
+static void match_play(const match *m, const match_args *o, const match_plan *p,
+                       game_rec *rec, match_tally *t)
+{
+    seat *seats = calloc((size_t)p->njobs, sizeof *seats);
+    if (!seats)
+        cli_fail("match: out of memory");
+    t->verdict = SOW_SPRT_CONTINUE;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(p->njobs)
+    for (int k = 0; k < p->ngames; k++) {
+        if (__atomic_load_n(&t->verdict, __ATOMIC_RELAXED) != SOW_SPRT_CONTINUE ||
+            __atomic_load_n(&t->failed, __ATOMIC_RELAXED))
+            continue;
+        play(m, &seats[omp_get_thread_num()], &rec[k]);
+#pragma omp critical(match_score)
+        {
+            rec[k].played = true;
+            if (rec[k].err) {
+                __atomic_store_n(&t->failed, true, __ATOMIC_RELAXED);
+            } else {
+                t->played++;
+                t->w += rec[k].result > 0;
+                t->d += rec[k].result == 0;
+                t->l += rec[k].result < 0;
+                if (p->has_sprt && t->verdict == SOW_SPRT_CONTINUE)
+                    __atomic_store_n(&t->verdict, sow_sprt_test(&p->test, t->w, t->d, t->l),
+                                     __ATOMIC_RELAXED);
+                if (o->out)
+                    save(o->out, k, m->cg, m->e[0], m->e[1], &rec[k]);
+                if (!o->quiet)
+                    progress(k, t->played, o->games ? p->ngames : 0, &rec[k], t->w, t->d, t->l,
+                             p->has_sprt ? &p->test : NULL);
+            }
+        }
+    }
+    for (int j = 0; j < p->njobs; j++)
+        for (int k = 0; k < 2; k++)
+            proc_stop(seats[j].pe[k]);
+    free(seats);
+}
+
+/* The score, the Elo interval, the paired margins and the SPRT's LLR. */
+static void match_summarise(const match_plan *p, const game_rec *rec, match_tally *t)
+{
+    t->score = t->played ? (t->w + 0.5 * t->d) / t->played : 0;
+    sow_elo_interval(t->w, t->d, t->l, &t->elo, &t->lo, &t->hi, &t->wilson);
+    /* The openings played both ways: A's margins in their two games. */
+    int n = p->ngames, *pa = malloc(((size_t)n / 2 + 1) * 2 * sizeof *pa), *pb;
+    if (!pa)
+        cli_fail("match: out of memory");
+    pb = pa + n / 2 + 1;
+    t->npairs = 0;
+    for (int k = 0; k + 1 < n; k += 2)
+        if (rec[k].played && rec[k + 1].played) {
+            pa[t->npairs] = rec[k].a_side == SOW_SOUTH ? rec[k].margin : -rec[k].margin;
+            pb[t->npairs++] =
+                rec[k + 1].a_side == SOW_SOUTH ? rec[k + 1].margin : -rec[k + 1].margin;
+        }
+    sow_paired_margin(pa, pb, t->npairs, &t->pmean, &t->pse);
+    free(pa);
+    if (p->has_sprt) {
+        t->llr = sow_sprt_llr(&p->test, t->w, t->d, t->l);
+        sow_sprt_bounds(&p->test, &t->llr_lo, &t->llr_hi);
+    }
+}
+
+static void match_print_json(const match *m, const match_plan *p, const game_rec *rec,
+                             const match_tally *t)
+{
+    printf("{");
+    cli_json_game(m->cg);
+    printf(",\"a\":");
+    cli_fjson_string(stdout, m->e[0]->text);
+    printf(",\"b\":");
+    cli_fjson_string(stdout, m->e[1]->text);
+    printf(",\"games\":%d,\"played\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
+           "\"score\":%.4f",
+           p->ngames, t->played, t->w, t->d, t->l, t->score);
+    json_num("elo", t->elo);
+    json_num("elo_low", t->lo);
+    json_num("elo_high", t->hi);
+    printf(",\"interval\":\"%s\"", t->wilson ? "wilson" : "normal");
+    printf(",\"pairs\":%d", t->npairs);
+    json_num2("margin_mean", t->pmean);
+    json_num2("margin_se", t->pse);
+    if (p->has_sprt)
+        printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
+               "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\"}",
+               p->test.elo0, p->test.elo1, p->test.alpha, p->test.beta, t->llr, t->llr_lo,
+               t->llr_hi, verdict_name(t->verdict));
+    printf(",\"results\":[");
+    static char mt[MAX_GAME_PLIES * 4 + 16], op[1024];
+    int first = 1;
+    for (int k = 0; k < p->ngames; k++) {
+        if (!rec[k].played)
+            continue;
+        moves_text(&rec[k], 0, rec[k].n, mt, sizeof mt);
+        moves_text(&rec[k], 0, rec[k].nopen, op, sizeof op);
+        printf("%s{\"game\":%d,\"a_side\":\"%s\",\"opening\":\"%s\",\"moves\":\"%s\","
+               "\"margin\":%d,\"end\":\"%s\"",
+               first ? "" : ",", k + 1, rec[k].a_side == SOW_SOUTH ? "south" : "north", op, mt,
+               rec[k].margin, end_names[rec[k].end]);
+        if (rec[k].note[0]) {
+            printf(",\"note\":");
+            cli_fjson_string(stdout, rec[k].note);
+        }
+        printf("}");
+        first = 0;
+    }
+    printf("]}\n");
+}
+
+static void match_print_text(const match *m, const match_plan *p, const game_rec *rec,
+                             const match_tally *t)
+{
+    printf("%s: A (%s) vs B (%s), %d games\n", sow_game_name(m->cg->cfg.game), m->e[0]->text,
+           m->e[1]->text, t->played);
+    printf("A: %d %s, %d %s, %d %s; score %.3f; ", t->w, plural(t->w, "win", "wins"), t->d,
+           plural(t->d, "draw", "draws"), t->l, plural(t->l, "loss", "losses"), t->score);
+    if (t->played == 0)
+        printf("no game played\n");
+    else if (isnan(t->hi))
+        printf("Elo A - B > %+.0f (95%%, a clean sweep)\n", t->lo);
+    else if (isnan(t->lo))
+        printf("Elo A - B < %+.0f (95%%, a clean sweep)\n", t->hi);
+    else
+        printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", t->elo, t->lo, t->hi);
+    if (p->has_sprt)
+        printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.2f [%.2f, %.2f]: %s\n",
+               p->test.elo0, p->test.elo1, p->test.alpha, p->test.beta, t->llr, t->llr_lo,
+               t->llr_hi,
+               t->verdict == SOW_SPRT_H1   ? "H1 accepted (A gains)"
+               : t->verdict == SOW_SPRT_H0 ? "H0 accepted (no gain)"
+                                           : "undecided");
+    if (t->npairs)
+        printf("pairs: %d %s played both ways; A's final margin, mean a pair: %+.2f "
+               "seeds%s", t->npairs, plural(t->npairs, "opening", "openings"), t->pmean,
+               isnan(t->pse) ? "\n" : "");
+    if (t->npairs && !isnan(t->pse))
+        printf(" (s.e. %.2f; 95%% [%+.2f, %+.2f])\n", t->pse, t->pmean - 1.96 * t->pse,
+               t->pmean + 1.96 * t->pse);
+    int ends[6] = {0};
+    for (int k = 0; k < p->ngames; k++)
+        if (rec[k].played)
+            ends[rec[k].end]++;
+    if (ends[END_DATABASE] || ends[END_TIME] || ends[END_ILLEGAL] || ends[END_FAILED])
+        printf("ended by the database %d, on time %d, by an illegal move %d, by an engine "
+               "failure %d\n",
+               ends[END_DATABASE], ends[END_TIME], ends[END_ILLEGAL], ends[END_FAILED]);
+    for (int k = 0; k < p->ngames; k++)
+        if (rec[k].played && rec[k].note[0])
+            printf("game %d: %s\n", k + 1, rec[k].note);
+}
+
 int cmd_match(int argc, char **argv)
 {
     cli_game cg = {0};
-    const char *a = NULL, *b = NULL, *games = NULL, *ofile = NULL, *plies = NULL, *seed = NULL,
-               *jobs = NULL, *out = NULL, *tc = NULL, *movetime = NULL, *nodes = NULL,
-               *sprt = NULL;
-    bool no_adj = false, quiet = false;
+    match_args o = {0};
     const cli_opt opts[] = {{"pits", OPT_STRING, &cg.pits},
                             {"seeds", OPT_STRING, &cg.seeds},
                             {"variant", OPT_STRING, &cg.variant},
                             {"json", OPT_FLAG, &cg.json},
-                            {"a", OPT_STRING, &a},
-                            {"b", OPT_STRING, &b},
-                            {"games", OPT_STRING, &games},
-                            {"openings", OPT_STRING, &ofile},
-                            {"plies", OPT_STRING, &plies},
-                            {"seed", OPT_STRING, &seed},
-                            {"jobs", OPT_STRING, &jobs},
-                            {"out", OPT_STRING, &out},
-                            {"tc", OPT_STRING, &tc},
-                            {"movetime", OPT_STRING, &movetime},
-                            {"nodes", OPT_STRING, &nodes},
-                            {"sprt", OPT_STRING, &sprt},
-                            {"no-adjudicate", OPT_FLAG, &no_adj},
-                            {"quiet", OPT_FLAG, &quiet},
+                            {"a", OPT_STRING, &o.a},
+                            {"b", OPT_STRING, &o.b},
+                            {"games", OPT_STRING, &o.games},
+                            {"openings", OPT_STRING, &o.openings},
+                            {"plies", OPT_STRING, &o.plies},
+                            {"seed", OPT_STRING, &o.seed},
+                            {"jobs", OPT_STRING, &o.jobs},
+                            {"out", OPT_STRING, &o.out},
+                            {"tc", OPT_STRING, &o.tc},
+                            {"movetime", OPT_STRING, &o.movetime},
+                            {"nodes", OPT_STRING, &o.nodes},
+                            {"sprt", OPT_STRING, &o.sprt},
+                            {"no-adjudicate", OPT_FLAG, &o.no_adjudicate},
+                            {"quiet", OPT_FLAG, &o.quiet},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -681,192 +901,39 @@ int cmd_match(int argc, char **argv)
     cli_game_setup(&cg, false, false);
     if (cg.cfg.variant & SOW_VAR_PIE)
         cli_fail("match: the pie rule is not supported");
-    if (!a || !b)
+    if (!o.a || !o.b)
         cli_fail("match: --a and --b are required (e.g. --a depth=6 --b depth=3)");
     static engine ea, eb;
-    engine_parse(&cg.g, "--a", a, &ea);
-    engine_parse(&cg.g, "--b", b, &eb);
+    engine_parse(&cg.g, "--a", o.a, &ea);
+    engine_parse(&cg.g, "--b", o.b, &eb);
     match m = {.cg = &cg, .e = {&ea, &eb}};
-    if (!!tc + !!movetime + !!nodes > 1)
-        cli_fail("match: --tc, --movetime and --nodes exclude each other");
-    if (tc)
-        parse_tc(tc, &m.tm);
-    if (movetime)
-        m.tm.movetime = cli_seconds("match: --movetime", movetime);
-    if (nodes)
-        m.tm.nodes = (uint64_t)cli_int("--nodes", nodes, 1, 1L << 40);
-    bool timed = tc || movetime || nodes;
-    for (int k = 0; k < 2; k++) {
-        if (m.e[k]->external && !timed)
-            cli_fail("match: %s is a program: give --tc BASE+INC, --movetime S or --nodes N",
-                     k ? "--b" : "--a");
-        if (!m.e[k]->external && !m.e[k]->limited && !timed)
-            cli_fail("match: %s needs a limit: depth=D, time=S or nodes=N (or --tc, --movetime, "
-                     "--nodes)", k ? "--b" : "--a");
-    }
-    sow_sprt test;
-    if (sprt)
-        parse_sprt(sprt, &test);
-    int ngames = games ? (int)cli_int("--games", games, 1, MAX_GAMES) : sprt ? MAX_GAMES : 20;
-    int nplies = plies ? (int)cli_int("--plies", plies, 0, 60) : 2;
-    uint64_t sd = seed ? (uint64_t)cli_int("--seed", seed, 0, 1L << 62) : 1;
-    int njobs = jobs ? cli_threads("--jobs", jobs) : 1;
-    int nlines = 0;
-    char **lines = ofile ? read_openings(ofile, &nlines) : NULL;
-    if (out && mkdir(out, 0777) && errno != EEXIST)
-        cli_fail("match: cannot create %s: %s", out, strerror(errno));
-    sow_db *db = no_adj ? NULL : adjudicator(&cg);
+    match_limits(&o, &m);
+    match_plan p;
+    match_plan_read(&o, &p);
+    sow_db *db = o.no_adjudicate ? NULL : adjudicator(&cg);
     m.db = db;
-    game_rec *rec = calloc((size_t)ngames, sizeof *rec);
-    seat *seats = calloc((size_t)njobs, sizeof *seats);
-    if (!rec || !seats)
+    game_rec *rec = calloc((size_t)p.ngames, sizeof *rec);
+    if (!rec)
         cli_fail("match: out of memory");
-    for (int k = 0; k < ngames; k++) {
-        opening(&cg, lines, nlines, k / 2, nplies, sd, &rec[k]);
+    for (int k = 0; k < p.ngames; k++) {
+        opening(&cg, p.lines, p.nlines, k / 2, p.nplies, p.seed, &rec[k]);
         rec[k].a_side = k % 2 ? SOW_NORTH : SOW_SOUTH;
     }
-    int w = 0, d = 0, l = 0, played = 0;
-    sow_sprt_verdict verdict = SOW_SPRT_CONTINUE;
-    bool failed = false;
-    /* Games are handed out in order; once the SPRT decides (or sow itself
-     * fails), the games not yet begun are skipped. */
-#pragma omp parallel for schedule(dynamic, 1) num_threads(njobs)
-    for (int k = 0; k < ngames; k++) {
-        if (__atomic_load_n(&verdict, __ATOMIC_RELAXED) != SOW_SPRT_CONTINUE ||
-            __atomic_load_n(&failed, __ATOMIC_RELAXED))
-            continue;
-        play(&m, &seats[omp_get_thread_num()], &rec[k]);
-#pragma omp critical(match_score)
-        {
-            rec[k].played = true;
-            if (rec[k].err) {
-                __atomic_store_n(&failed, true, __ATOMIC_RELAXED);
-            } else {
-                played++;
-                w += rec[k].result > 0;
-                d += rec[k].result == 0;
-                l += rec[k].result < 0;
-                if (sprt && verdict == SOW_SPRT_CONTINUE)
-                    __atomic_store_n(&verdict, sow_sprt_test(&test, w, d, l), __ATOMIC_RELAXED);
-                if (out)
-                    save(out, k, &cg, &ea, &eb, &rec[k]);
-                if (!quiet)
-                    progress(k, played, games ? ngames : 0, &rec[k], w, d, l,
-                             sprt ? &test : NULL);
-            }
-        }
-    }
-    for (int j = 0; j < njobs; j++)
-        for (int k = 0; k < 2; k++)
-            proc_stop(seats[j].pe[k]);
+    match_tally t = {0};
+    match_play(&m, &o, &p, rec, &t);
     sow_db_close(db);
-    for (int k = 0; k < ngames; k++) {
+    for (int k = 0; k < p.ngames; k++) {
         if (rec[k].err)
             cli_fail("match: game %d: %s", k + 1, sow_err_name(rec[k].err));
     }
-    double s = played ? (w + 0.5 * d) / played : 0, elo, lo, hi;
-    bool wilson;
-    sow_elo_interval(w, d, l, &elo, &lo, &hi, &wilson);
-    /* The openings played both ways: A's margins in their two games. */
-    int npairs = 0, *pa = malloc(((size_t)ngames / 2 + 1) * 2 * sizeof *pa), *pb;
-    if (!pa)
-        cli_fail("match: out of memory");
-    pb = pa + ngames / 2 + 1;
-    for (int k = 0; k + 1 < ngames; k += 2)
-        if (rec[k].played && rec[k + 1].played) {
-            pa[npairs] = rec[k].a_side == SOW_SOUTH ? rec[k].margin : -rec[k].margin;
-            pb[npairs++] = rec[k + 1].a_side == SOW_SOUTH ? rec[k + 1].margin : -rec[k + 1].margin;
-        }
-    double pmean, pse;
-    sow_paired_margin(pa, pb, npairs, &pmean, &pse);
-    free(pa);
-    double llr = sprt ? sow_sprt_llr(&test, w, d, l) : 0, llr_lo = 0, llr_hi = 0;
-    if (sprt)
-        sow_sprt_bounds(&test, &llr_lo, &llr_hi);
-    if (cg.json) {
-        printf("{");
-        cli_json_game(&cg);
-        printf(",\"a\":");
-        cli_fjson_string(stdout, ea.text);
-        printf(",\"b\":");
-        cli_fjson_string(stdout, eb.text);
-        printf(",\"games\":%d,\"played\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
-               "\"score\":%.4f",
-               ngames, played, w, d, l, s);
-        json_num("elo", elo);
-        json_num("elo_low", lo);
-        json_num("elo_high", hi);
-        printf(",\"interval\":\"%s\"", wilson ? "wilson" : "normal");
-        printf(",\"pairs\":%d", npairs);
-        json_num2("margin_mean", pmean);
-        json_num2("margin_se", pse);
-        if (sprt)
-            printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
-                   "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\"}",
-                   test.elo0, test.elo1, test.alpha, test.beta, llr, llr_lo, llr_hi,
-                   verdict_name(verdict));
-        printf(",\"results\":[");
-        static char mt[MAX_GAME_PLIES * 4 + 16], op[1024];
-        int first = 1;
-        for (int k = 0; k < ngames; k++) {
-            if (!rec[k].played)
-                continue;
-            moves_text(&rec[k], 0, rec[k].n, mt, sizeof mt);
-            moves_text(&rec[k], 0, rec[k].nopen, op, sizeof op);
-            printf("%s{\"game\":%d,\"a_side\":\"%s\",\"opening\":\"%s\",\"moves\":\"%s\","
-                   "\"margin\":%d,\"end\":\"%s\"",
-                   first ? "" : ",", k + 1, rec[k].a_side == SOW_SOUTH ? "south" : "north", op,
-                   mt, rec[k].margin, end_names[rec[k].end]);
-            if (rec[k].note[0]) {
-                printf(",\"note\":");
-                cli_fjson_string(stdout, rec[k].note);
-            }
-            printf("}");
-            first = 0;
-        }
-        printf("]}\n");
-    } else {
-        printf("%s: A (%s) vs B (%s), %d games\n", sow_game_name(cg.cfg.game), ea.text, eb.text,
-               played);
-        printf("A: %d %s, %d %s, %d %s; score %.3f; ", w, plural(w, "win", "wins"), d,
-               plural(d, "draw", "draws"), l, plural(l, "loss", "losses"), s);
-        if (played == 0)
-            printf("no game played\n");
-        else if (isnan(hi))
-            printf("Elo A - B > %+.0f (95%%, a clean sweep)\n", lo);
-        else if (isnan(lo))
-            printf("Elo A - B < %+.0f (95%%, a clean sweep)\n", hi);
-        else
-            printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", elo, lo, hi);
-        if (sprt)
-            printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.2f [%.2f, %.2f]: %s\n",
-                   test.elo0, test.elo1, test.alpha, test.beta, llr, llr_lo, llr_hi,
-                   verdict == SOW_SPRT_H1   ? "H1 accepted (A gains)"
-                   : verdict == SOW_SPRT_H0 ? "H0 accepted (no gain)"
-                                            : "undecided");
-        if (npairs)
-            printf("pairs: %d %s played both ways; A's final margin, mean a pair: %+.2f "
-                   "seeds%s", npairs, plural(npairs, "opening", "openings"), pmean,
-                   isnan(pse) ? "\n" : "");
-        if (npairs && !isnan(pse))
-            printf(" (s.e. %.2f; 95%% [%+.2f, %+.2f])\n", pse, pmean - 1.96 * pse,
-                   pmean + 1.96 * pse);
-        int ends[6] = {0};
-        for (int k = 0; k < ngames; k++)
-            if (rec[k].played)
-                ends[rec[k].end]++;
-        if (ends[END_DATABASE] || ends[END_TIME] || ends[END_ILLEGAL] || ends[END_FAILED])
-            printf("ended by the database %d, on time %d, by an illegal move %d, by an engine "
-                   "failure %d\n",
-                   ends[END_DATABASE], ends[END_TIME], ends[END_ILLEGAL], ends[END_FAILED]);
-        for (int k = 0; k < ngames; k++)
-            if (rec[k].played && rec[k].note[0])
-                printf("game %d: %s\n", k + 1, rec[k].note);
-    }
-    for (int i = 0; i < nlines; i++)
-        free(lines[i]);
-    free(lines);
+    match_summarise(&p, rec, &t);
+    if (cg.json)
+        match_print_json(&m, &p, rec, &t);
+    else
+        match_print_text(&m, &p, rec, &t);
+    for (int i = 0; i < p.nlines; i++)
+        free(p.lines[i]);
+    free(p.lines);
     free(rec);
-    free(seats);
     return 0;
 }
