@@ -699,6 +699,7 @@ static void match_limits(const match_args *o, match *m)
     }
 }
 
+/* The games, openings and SPRT the options ask for; makes the --out folder. */
 static void match_plan_read(const match_args *o, match_plan *p)
 {
     memset(p, 0, sizeof *p);
