@@ -67,11 +67,6 @@ typedef struct sow_limits {
 #define SOW_PLAN_COPY_RATE 4e8
 #define SOW_PLAN_IN_PLACE_SLOWDOWN 1.4
 
-/* Modelled seconds to copy the levels of a k-seed database of g that the
- * folder lim->db_dir holds (0 without a folder: levels built in memory
- * are held where they are built). */
-double sow_plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k);
-
 /* Does a copy of `copy` seconds pay for itself over a search of `search`
  * seconds (INFINITY: unknown, a depth or node limit: no)? */
 bool sow_plan_copy_pays(double copy, double search);
@@ -108,8 +103,10 @@ typedef struct sow_plan {
                                 earn the copy back (sow_plan_copy_pays).
                                 sow_plan_open_db also opens in place when
                                 root_in_db (a few probes) */
-    double db_copy_seconds;  /* the copy's modelled seconds
-                                (sow_plan_copy_seconds) */
+    double db_copy_seconds;  /* the copy's modelled seconds: the levels of the
+                                database that db_dir holds, at
+                                SOW_PLAN_COPY_RATE (0 without a folder:
+                                levels built in memory stay where built) */
     double build_share;      /* with a time limit: the share of the time left
                                 that the database's build is planned within
                                 (a build the model misjudged is cut at its

@@ -123,7 +123,8 @@ uint64_t plan_db_room(const sow_game *g, const sow_limits *lim, int board, int k
 bool plan_fits(const sow_game *g, const sow_limits *lim, int board, int k);
 uint64_t plan_db_hold(const sow_game *g, const sow_limits *lim, int k);
 
-/* sow_plan_copy_seconds of a folder holding levels 0..have. */
+/* Modelled seconds to copy the levels up to min(k, have) of a k-seed database
+ * that lim->db_dir holds (levels 0..have): 0 without a folder. */
 double plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k, int have);
 /* A search of `search` seconds over a database whose copy costs `copy`
  * seconds, copied or in place as sow_plan_copy_pays says. */

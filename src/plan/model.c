@@ -225,13 +225,6 @@ double plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k, int ha
     return bytes == UINT64_MAX ? INFINITY : (double)bytes / SOW_PLAN_COPY_RATE;
 }
 
-double sow_plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k)
-{
-    if (!lim->db_dir || lim->no_db)
-        return 0;
-    return plan_copy_seconds(g, lim, k, sow_db_dir_levels(g, lim->db_dir));
-}
-
 bool sow_plan_copy_pays(double copy, double search)
 {
     return isfinite(search) && search * (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) > copy;
