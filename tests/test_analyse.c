@@ -185,10 +185,62 @@ static void test_score_move(void **state)
         sow_move bad = 40;
         sow_analyse_options ao = {.score_move = &bad};
         assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_E_ARG);
+        ao = (sow_analyse_options){.reductions = (sow_reductions)(SOW_REDUCE_DEEP + 1)};
+        assert_int_equal(sow_analyse(a, &p, &ao, &in), SOW_E_ARG);
         sow_search_free(a);
     }
     assert_true(checked >= 30);     /* most positions are the reference's size */
     assert_true(below_best > 10); /* moves other than the best were asked */
+}
+
+/* Kalah 6x4's start *p, its game *g (which the search keeps), the game's
+ * weights *w, and a one-thread search with an 8 MB table. */
+static sow_search *kalah64_start(sow_game *g, sow_pos *p, sow_eval_params *w)
+{
+    game_of(g, SOW_KALAH, 6, 4, 0);
+    sow_search_options so = {.threads = 1, .tt_mb = 8};
+    sow_search *s;
+    assert_int_equal(sow_search_new(g, &so, &s), SOW_OK);
+    sow_game_start(g, p);
+    sow_eval_default(g, w);
+    return s;
+}
+
+/* The late-move reductions asked for, and the game's: one ply on every
+ * game until a match keeps deep ones (src/search/order.c); a deep analysis
+ * searches fewer nodes to a depth than a one-ply one. */
+static void test_reductions(void **state)
+{
+    (void)state;
+    static const struct {
+        sow_game_id id;
+        int m, n;
+        bool deep;
+    } cases[] = {{SOW_TOGUZ, 9, 9, false}, {SOW_TOGUZ, 4, 4, false}, {SOW_KALAH, 6, 4, false},
+                 {SOW_CHUNGKALA, 6, 3, false}, {SOW_CONGKAK, 7, 7, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sow_game g;
+        game_of(&g, cases[i].id, cases[i].m, cases[i].n, 0);
+        assert_int_equal(sow_reductions_deep(&g, SOW_REDUCE_GAME), cases[i].deep);
+        assert_false(sow_reductions_deep(&g, SOW_REDUCE_ONE));
+        assert_true(sow_reductions_deep(&g, SOW_REDUCE_DEEP));
+    }
+    sow_game g;
+    sow_pos p;
+    sow_eval_params w;
+    sow_search *s = kalah64_start(&g, &p, &w);
+    static sow_analyse_info in;
+    uint64_t nodes[2];
+    for (int k = 0; k < 2; k++) {
+        sow_analyse_options ao = {.max_depth = 12, .eval = &w,
+                                  .reductions = k ? SOW_REDUCE_DEEP : SOW_REDUCE_ONE};
+        sow_search_clear(s);
+        assert_int_equal(sow_analyse(s, &p, &ao, &in), SOW_OK);
+        assert_int_equal(in.depth, 12);
+        nodes[k] = in.nodes;
+    }
+    assert_true(nodes[1] < nodes[0]);
+    sow_search_free(s);
 }
 
 /* A depth limit stops there, unproven on a board too big to finish; the
@@ -197,14 +249,9 @@ static void test_limits(void **state)
 {
     (void)state;
     sow_game g;
-    game_of(&g, SOW_KALAH, 6, 4, 0);
-    sow_search_options so = {.threads = 1, .tt_mb = 8};
-    sow_search *s;
-    assert_int_equal(sow_search_new(&g, &so, &s), SOW_OK);
     sow_pos p;
-    sow_game_start(&g, &p);
     sow_eval_params w;
-    sow_eval_default(&g, &w);
+    sow_search *s = kalah64_start(&g, &p, &w);
     static sow_analyse_info in;
     sow_analyse_options ao = {.max_depth = 6, .eval = &w};
     assert_int_equal(sow_analyse(s, &p, &ao, &in), SOW_OK);
@@ -232,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_eval_material),
         cmocka_unit_test(test_exact_equals_solve),
         cmocka_unit_test(test_score_move),
+        cmocka_unit_test(test_reductions),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

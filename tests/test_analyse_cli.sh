@@ -31,6 +31,22 @@ expect_status 0 "$SOW" analyse toguz --pits 5 --seeds 2 --depth 41 --threads 1 \
   --db "$T/db" --db-seeds 8 --json
 json 'd["depth"] == 41 and d["stopped"] == "depth"'
 
+# --reductions: the game's are one ply on Toguz and on Kalah (the same
+# search, node for node, as asking for them; no match has kept deep ones),
+# deep ones search fewer nodes, and the JSON says which ran.
+reductions_are() { # reductions_are GAME KIND: --reductions game searches as KIND
+  for r in game "$2"; do
+    expect_status 0 "$SOW" analyse "$1" --depth 9 --threads 1 --no-db --reductions $r --json
+    json "d['reductions'] == '$2'"
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nodes"])' "$T/out" >"$T/$1-$r"
+  done
+  cmp -s "$T/$1-game" "$T/$1-$2" || fail "$1: --reductions game is not $2"
+}
+reductions_are toguz one
+reductions_are kalah one
+expect_status 0 "$SOW" analyse toguz --depth 9 --threads 1 --no-db --reductions deep --json
+json "d['reductions'] == 'deep' and d['nodes'] < $(cat "$T/toguz-one")"
+
 # --multipv: the K best moves, best first.
 expect_status 0 "$SOW" analyse kalah --depth 4 --threads 1 --multipv 3 --json
 json 'len(d["lines"]) == 3 and d["lines"][0]["score"] >= d["lines"][1]["score"] >= d["lines"][2]["score"]'
@@ -205,6 +221,7 @@ expect_status 2 "$SOW" analyse kalah --time abc
 expect_status 2 "$SOW" analyse kalah --nodes 0
 expect_status 2 "$SOW" analyse kalah --multipv 19
 expect_status 2 "$SOW" analyse kalah --eval magic
+expect_status 2 "$SOW" analyse kalah --reductions two
 expect_status 2 "$SOW" analyse kalah --memory 0
 expect_status 2 "$SOW" analyse kalah --threads 0
 expect_status 2 "$SOW" analyse kalah --variant pie
@@ -228,6 +245,8 @@ margin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["margin
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=4 --b depth=1 --games 4 --json --no-adjudicate
 first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["margin"])' "$T/out")
 [ "$first" = "$margin" ] || fail "game 1's record replays to margin $margin, match says $first"
+expect_status 2 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,reductions=half --b depth=3
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3,reductions=deep --b depth=3,reductions=one --games 2 --no-adjudicate
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=3 --b depth=3,eval=material --games 2 --no-adjudicate
 has out '^A: [0-9]+ wins?, [0-9]+ draws?, [0-9]+ loss(es)?; score [0-9.]+; Elo A - B ([-+][0-9]+ \[[-+][0-9]+, [-+][0-9]+\] \(95%\)|[<>] [-+][0-9]+ \(95%, a clean sweep\))$'
 # Grammar and a clean sweep: depth 6 beats depth 1 twice on Kalah 4x3 (a

@@ -67,7 +67,8 @@ static void check_depth(void *ctx, const sow_analyse_info *in)
  * those cuts may be taken for a proof. */
 typedef enum { EVAL_OWN, EVAL_MATERIAL, EVAL_WILD } eval_kind;
 
-static void check_board(size_t bi, int threads, eval_kind kind, int *open, int *moves)
+static void check_board(size_t bi, int threads, eval_kind kind, sow_reductions red, int *open,
+                        int *moves)
 {
     sow_game g;
     game_of(&g, boards[bi].id, boards[bi].m, boards[bi].n, boards[bi].variant);
@@ -89,11 +90,13 @@ static void check_board(size_t bi, int threads, eval_kind kind, int *open, int *
         assert_int_equal(sow_search_solve(x, &p, &r), SOW_OK);
         for (int i = 0; i < ref->nmoves; i++)
             assert_true(r.move_exact[i]);
-        snprintf(what, sizeof what, "%s %dx%d seed %d threads %d%s", sow_game_name(boards[bi].id),
+        snprintf(what, sizeof what, "%s %dx%d seed %d threads %d%s%s", sow_game_name(boards[bi].id),
                  boards[bi].m, boards[bi].n, (int)seed, threads,
-                 kind == EVAL_MATERIAL ? " material" : kind == EVAL_WILD ? " wild" : "");
+                 kind == EVAL_MATERIAL ? " material" : kind == EVAL_WILD ? " wild" : "",
+                 red == SOW_REDUCE_DEEP ? " deep" : "");
         claims c = {.ref = ref, .per_move = !g.cycles, .what = what};
         sow_analyse_options ao = {.eval = kind == EVAL_MATERIAL ? NULL : &w,
+                                  .reductions = red,
                                   .on_depth = check_depth,
                                   .ctx = &c};
         sow_search_clear(a);
@@ -109,16 +112,19 @@ static void check_board(size_t bi, int threads, eval_kind kind, int *open, int *
 }
 
 /* Every exact label at every depth is right, with the evaluation, without
- * it and with a wild one, on one thread and two. */
+ * it and with a wild one, on one thread and two, with the game's late-move
+ * reductions and with deep ones on every board. */
 static void test_exact_labels(void **state)
 {
     (void)state;
     int open = 0, moves = 0;
     for (size_t i = 0; i < NBOARDS; i++) {
-        check_board(i, 1, EVAL_OWN, &open, &moves);
-        check_board(i, 1, EVAL_MATERIAL, &open, &moves);
-        check_board(i, 1, EVAL_WILD, &open, &moves);
-        check_board(i, 2, EVAL_OWN, &open, &moves);
+        check_board(i, 1, EVAL_OWN, SOW_REDUCE_GAME, &open, &moves);
+        check_board(i, 1, EVAL_MATERIAL, SOW_REDUCE_GAME, &open, &moves);
+        check_board(i, 1, EVAL_WILD, SOW_REDUCE_GAME, &open, &moves);
+        check_board(i, 2, EVAL_OWN, SOW_REDUCE_GAME, &open, &moves);
+        check_board(i, 1, EVAL_OWN, SOW_REDUCE_DEEP, &open, &moves);
+        check_board(i, 1, EVAL_WILD, SOW_REDUCE_DEEP, &open, &moves);
     }
     /* The searches ran deep enough to reduce, and labelled moves exact
      * before the root was proven. */

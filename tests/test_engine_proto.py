@@ -87,7 +87,7 @@ def main():
     hello = e.until("sowok")
     check(any(l.startswith("id name sow ") for l in hello), f"id name: {hello}")
     check(any(l.startswith("id author ") for l in hello), f"id author: {hello}")
-    for opt in ("Threads", "Memory", "DB"):
+    for opt in ("Threads", "Memory", "DB", "Reductions"):
         check(any(l.startswith(f"option name {opt} type ") for l in hello), f"option {opt}: {hello}")
     check(any(l == "option name Threads type spin default 1 min 1 max 1024" for l in hello),
           f"Threads from --threads: {hello}")
@@ -148,6 +148,7 @@ def main():
     for bad in ("frobnicate", "go depth x", "go depth 0", "go movetime", "go movetime 0", "position pos 1,2,3",
                 "position startpos moves 9", "newgame chess", "newgame kalah pits 99",
                 "setoption name Threads value 0", "setoption name Hash value 3",
+                "setoption name Reductions value half",
                 "newgame kalah variant pie"):
         e.send(bad)
         got = e.until("info string error", timeout=10)
@@ -181,6 +182,22 @@ def main():
     best = e.until("bestmove")[-1].split()[1]
     check(best in legal_moves(["toguz"], toguz_moves), f"toguz bestmove {best}")
 
+    # Reductions: deep searches fewer nodes to a depth than one ply, each
+    # from an empty table (setting Memory drops it).
+    nodes = {}
+    for r in ("deep", "one"):
+        e.send("setoption name Memory value 256")
+        e.send("newgame toguz")
+        e.send("setoption name Reductions value " + r)
+        e.send("position startpos")
+        e.send("go depth 10")
+        got = e.until("bestmove")
+        infos = [INFO.match(l) for l in got if INFO.match(l)]
+        check(infos and infos[-1].group(1) == "10", f"reductions {r}: {got[-2:]}")
+        nodes[r] = int(infos[-1].group(5))
+    check(nodes["deep"] < nodes["one"], f"reductions: {nodes}")
+    e.send("setoption name Reductions value game")
+
     # A finished game: bestmove none.
     e.send("newgame chungkala pits 2 seeds 1")
     e.send("setoption name Threads value 2")
@@ -208,6 +225,13 @@ def main():
     # Bad command line: exit 2, one line.
     r = subprocess.run([SOW, "engine", "--threads", "0"], capture_output=True, text=True)
     check(r.returncode == 2 and len(r.stderr.splitlines()) == 1, f"bad --threads: {r}")
+    r = subprocess.run([SOW, "engine", "--reductions", "half"], capture_output=True, text=True)
+    check(r.returncode == 2 and len(r.stderr.splitlines()) == 1, f"bad --reductions: {r}")
+    # --reductions sets the option's start, which the handshake shows.
+    r = subprocess.run([SOW, "engine", "--reductions", "deep", "--no-db"], input="sow\nquit\n",
+                       capture_output=True, text=True)
+    check("option name Reductions type combo default deep var game var one var deep"
+          in r.stdout.splitlines(), f"--reductions deep: {r.stdout}")
 
     print("engine protocol:", "ok" if failures == 0 else f"{failures} failures")
     sys.exit(1 if failures else 0)

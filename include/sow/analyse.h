@@ -93,12 +93,23 @@ typedef struct sow_analyse_info {
     double seconds;
 } sow_analyse_info;
 
+/* The analysis's late-move reductions (doc/search.md, "Analysis"): the
+ * game's (the depth its matches kept: one ply, or deep on the games
+ * listed in src/search/order.c), one ply, or deep (two plies, three from
+ * five plies left). */
+typedef enum sow_reductions {
+    SOW_REDUCE_GAME = 0,
+    SOW_REDUCE_ONE,
+    SOW_REDUCE_DEEP,
+} sow_reductions;
+
 typedef struct sow_analyse_options {
     int max_depth;             /* 1..SOW_ANALYSE_MAX_DEPTH; 0: that maximum */
     uint64_t max_nodes;        /* stop past this many nodes; 0: no limit */
     double time_limit;         /* seconds; 0: no limit */
     int multipv;               /* lines to score exactly, >= 1 (0: 1) */
     const sow_eval_params *eval; /* NULL: material only (a leaf is the stores) */
+    sow_reductions reductions; /* 0: the game's */
     /* NULL, or a legal move at the root that each depth scores to its
      * value (never a bound), whatever multipv: a game review judges the
      * move played by the same search that found the best one. */
@@ -107,6 +118,10 @@ typedef struct sow_analyse_options {
     void (*on_depth)(void *ctx, const sow_analyse_info *info);
     void *ctx;
 } sow_analyse_options;
+
+/* Whether the analysis of g reduces late moves deeply under r (the
+ * game's choice for SOW_REDUCE_GAME). */
+bool sow_reductions_deep(const sow_game *g, sow_reductions r);
 
 /* Analyses p with solver s (created for its game; its oracle is used, its
  * table kept between calls). Iterates depth 1, 2, ... until the value is

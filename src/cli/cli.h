@@ -58,6 +58,15 @@ bool cli_try_int(const char *what, const char *text, long lo, long hi, long *out
 #define CLI_EVAL_HELP "full, material or ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED"
 bool cli_eval(const char *what, const sow_game *g, const char *text, sow_eval_params *out);
 
+/* The analysis's late-move reductions from TEXT: game, one or deep
+ * (sow_reductions). cli_try_reductions: false if TEXT is none of them;
+ * cli_reductions fails naming `what` then. */
+bool cli_try_reductions(const char *text, sow_reductions *out);
+sow_reductions cli_reductions(const char *what, const char *text);
+
+/* The name of r as cli_reductions reads it. */
+const char *cli_reductions_name(sow_reductions r);
+
 /* ---- Limits (limits.c): the one reading of the options that bound a
  * command's work, each with one default, into sow_limits (sow/plan.h). */
 

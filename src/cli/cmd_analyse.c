@@ -18,7 +18,7 @@ static const char usage[] =
     "                   [--moves LIST | --record FILE | --position P]\n"
     "                   [--time S | --depth D | --nodes N] [--threads T]\n"
     "                   [--memory SIZE] [--tt-mb MB] [--multipv K] [--eval E]\n"
-    "                   [--db DIR] [--db-seeds K | --no-db]\n"
+    "                   [--reductions R] [--db DIR] [--db-seeds K | --no-db]\n"
     "                   [--json]\n"
     "       sow analyse GAME (--record FILE | --moves LIST --review)\n"
     "                   [--threshold SEEDS] [--mistake SEEDS]\n"
@@ -69,6 +69,9 @@ static const char usage[] =
     "  --eval E            full (default: the game's weights), material (a leaf\n"
     "                      is the stores) or six weights in hundredths of a seed,\n"
     "                      ROW:MOBILITY:EXTRA:CAPTURE:TUZDIK:DECIDED\n"
+    "  --reductions R      late-move reductions: game (default: the game's, one\n"
+    "                      ply on every game today), one (a ply) or deep (two\n"
+    "                      plies, three from five plies left)\n"
     "  --db DIR            database files to load and save (created if missing;\n"
     "                      default: the database store, sow db store --help)\n"
     "  --db-seeds K        database up to K seeds on the board (0: none); default:\n"
@@ -88,8 +91,9 @@ static const char usage[] =
     "JSON keys: game, pits, seeds, variant, depth, score (seeds, mover's view),\n"
     "exact, best, pv, lines [{move, score, exact}], nodes, nps, seconds,\n"
     "stopped (exact | depth | time | nodes | interrupted), threads, tt_mb, eval,\n"
-    "db_seeds, db_seconds (its build or load: out of --time), db_cut (the time\n"
-    "limit stopped the build below the seeds planned),\n"
+    "reductions (one | deep: the ones searched), db_seeds, db_seconds (its\n"
+    "build or load: out of --time), db_cut (the time limit stopped the build\n"
+    "below the seeds planned),\n"
     "total_nodes, iterations [{depth, score, exact, best, pv, nodes, nps,\n"
     "seconds}].\n"
     "\n"
@@ -347,9 +351,11 @@ static int analyse_one(cli_game *cg, engine_opts *eo)
                    sow_score_margin(&cg->g, in.move_scores[k]), in.move_exact[k] ? "true" : "false");
         }
         printf("],\"stopped\":\"%s\",\"threads\":%d,\"tt_mb\":%zu,\"eval\":\"%s\","
-               "\"db_seeds\":%d,\"db_seconds\":%.3f,\"db_cut\":%s,\"total_nodes\":%llu,"
-               "\"iterations\":[",
-               why, eo->threads, eo->tt_mb, eo->eval_name, eo->db_seeds, eo->db_seconds,
+               "\"reductions\":\"%s\",\"db_seeds\":%d,\"db_seconds\":%.3f,\"db_cut\":%s,"
+               "\"total_nodes\":%llu,\"iterations\":[",
+               why, eo->threads, eo->tt_mb, eo->eval_name,
+               sow_reductions_deep(&cg->g, eo->ao.reductions) ? "deep" : "one", eo->db_seeds,
+               eo->db_seconds,
                db_cut ? "true" : "false", (unsigned long long)nodes);
         for (int i = 0; i < st.niter; i++) {
             printf("%s{", i ? "," : "");
@@ -585,7 +591,7 @@ int cmd_analyse(int argc, char **argv)
     cli_game cg = {0};
     cli_limit_opts lo = {0};
     const char *depth = NULL, *nodes = NULL, *multipv = NULL, *eval = NULL, *threshold = NULL,
-               *mistake = NULL;
+               *mistake = NULL, *reductions = NULL;
     bool review_flag = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
                             CLI_LIMIT_OPTS(&lo),
@@ -594,6 +600,7 @@ int cmd_analyse(int argc, char **argv)
                             {"nodes", OPT_STRING, &nodes},
                             {"multipv", OPT_STRING, &multipv},
                             {"eval", OPT_STRING, &eval},
+                            {"reductions", OPT_STRING, &reductions},
                             {"review", OPT_FLAG, &review_flag},
                             {"threshold", OPT_STRING, &threshold},
                             {"mistake", OPT_STRING, &mistake},
@@ -619,6 +626,8 @@ int cmd_analyse(int argc, char **argv)
     engine_opts eo;
     engine_setup(&cg, &eo, &lo, depth, nodes, multipv, eval,
                  is_review ? REVIEW_SECONDS : ANALYSE_SECONDS);
+    if (reductions)
+        eo.ao.reductions = cli_reductions("analyse: --reductions", reductions);
     db_setup(&eo);
     struct sigaction sa = {0};
     sa.sa_handler = on_sigint;

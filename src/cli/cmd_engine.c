@@ -29,6 +29,7 @@
 
 static const char usage[] =
     "usage: sow engine [--threads T] [--memory SIZE] [--db DIR | --no-db]\n"
+    "                  [--reductions R]\n"
     "\n"
     "Speaks sow's engine protocol on stdin and stdout, for programs that drive\n"
     "sow (doc/engine-protocol.md): `sow` (handshake), `isready`, `setoption`,\n"
@@ -40,7 +41,9 @@ static const char usage[] =
     "  --threads T       search threads (default: the cores this process may use)\n"
     "  --memory SIZE     table + database budget\n" CLI_MEMORY_DEFAULT_HELP("                    ")
     "  --db DIR          database folder (default: the store, see sow db store)\n"
-    "  --no-db           no database\n";
+    "  --no-db           no database\n"
+    "  --reductions R    the Reductions option's start: game (default), one or\n"
+    "                    deep (as sow analyse --reductions)\n";
 
 #define LINE_MAX_BYTES 65536
 #define MAX_TOKENS 2048
@@ -58,6 +61,7 @@ typedef struct proto {
     int threads;
     uint64_t memory;
     char db_dir[4096];     /* "" : none */
+    sow_reductions reductions;
     /* The game and the position. */
     bool have_game, have_pos;
     char name[16], pits[16], seeds[16], variant[128];
@@ -164,7 +168,8 @@ static void *think(void *arg)
     char best[8] = "none";
     if (sow_moves(&P->cg.g, &P->cg.pos, mv) > 0 && prepare(P)) {
         sow_analyse_options ao = {.max_depth = G->depth, .max_nodes = G->nodes, .multipv = 1,
-                                  .eval = P->eval_on ? &P->ep : NULL, .on_depth = info_line,
+                                  .eval = P->eval_on ? &P->ep : NULL,
+                                  .reductions = P->reductions, .on_depth = info_line,
                                   .ctx = P};
         static sow_analyse_info in;
         char why[SOW_WHY];
@@ -232,6 +237,8 @@ static void cmd_hello(proto *P)
     say(P, "option name Memory type spin default %llu min 1 max %llu",
         (unsigned long long)(P->memory >> 20), (unsigned long long)(CLI_MEMORY_MAX >> 20));
     say(P, "option name DB type string default %s", P->db_dir[0] ? P->db_dir : "<none>");
+    say(P, "option name Reductions type combo default %s var game var one var deep",
+        cli_reductions_name(P->reductions));
     say(P, "sowok");
 }
 
@@ -282,8 +289,11 @@ static void cmd_setoption(proto *P, char **t, int n)
         else
             snprintf(P->db_dir, sizeof P->db_dir, "%s", value);
         drop_engine(P);
+    } else if (is(name, "Reductions")) {
+        if (!cli_try_reductions(value, &P->reductions))
+            complain(P, "setoption: Reductions: expected game, one or deep, got '%s'", value);
     } else {
-        complain(P, "setoption: no option '%s' (Threads, Memory, DB)", name);
+        complain(P, "setoption: no option '%s' (Threads, Memory, DB, Reductions)", name);
     }
 }
 
@@ -518,10 +528,12 @@ static bool command(proto *P, char *line)
 int cmd_engine(int argc, char **argv)
 {
     cli_limit_opts lo = {0};
+    const char *reductions = NULL;
     const cli_opt opts[] = {{"threads", OPT_STRING, &lo.threads},
                             {"memory", OPT_STRING, &lo.memory},
                             {"db", OPT_STRING, &lo.db_dir},
                             {"no-db", OPT_FLAG, &lo.no_db},
+                            {"reductions", OPT_STRING, &reductions},
                             {NULL, 0, NULL}};
     int npos = 0;
     cli_parse(argc, argv, opts, NULL, 0, &npos, usage);
@@ -535,6 +547,8 @@ int cmd_engine(int argc, char **argv)
     pthread_cond_init(&P.cv, NULL);
     P.threads = L.threads ? L.threads : cli_default_threads();
     P.memory = L.memory ? L.memory : cli_default_memory();
+    if (reductions)
+        P.reductions = cli_reductions("engine: --reductions", reductions);
     if (L.db_dir)
         snprintf(P.db_dir, sizeof P.db_dir, "%s", L.db_dir);
     static char line[LINE_MAX_BYTES];

@@ -38,7 +38,8 @@ static const char usage[] =
     "Engine A and engine B play --games games (default 20): each opening twice,\n"
     "colours swapped. An ENGINE is either\n"
     "  sow's analysis in this process: a comma-separated list of depth=D,\n"
-    "    time=S, nodes=N, eval=E, threads=T (default 1), memory=SIZE (its table,\n"
+    "    time=S, nodes=N, eval=E, reductions=R (game, one or deep: as sow\n"
+    "    analyse --reductions), threads=T (default 1), memory=SIZE (its table,\n"
     "    as --memory reads it; default 16 MB: games run side by side),\n"
     "    book=FILE (an opening book of the game, sow book: its move wherever it\n"
     "    holds the position, no search); or\n"
@@ -164,6 +165,10 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
             char what[32];
             snprintf(what, sizeof what, "match: %s: eval", which);
             e->eval = cli_eval(what, g, v, &e->ep);
+        } else if (strcmp(tok, "reductions") == 0) {
+            char what[40];
+            snprintf(what, sizeof what, "match: %s: reductions", which);
+            e->ao.reductions = cli_reductions(what, v);
         } else if (strcmp(tok, "threads") == 0) {
             e->threads = cli_threads("threads", v);
         } else if (strcmp(tok, "memory") == 0) {
@@ -174,8 +179,8 @@ static void engine_parse(const sow_game *g, const char *which, const char *text,
             if (sow_book_load(v, g, &e->book, why, sizeof why))
                 cli_fail("match: %s: %s", which, why);
         } else {
-            cli_fail("match: %s: unknown key '%s' (depth, time, nodes, eval, threads, memory, "
-                     "book, or cmd=PROGRAM)", which, tok);
+            cli_fail("match: %s: unknown key '%s' (depth, time, nodes, eval, reductions, "
+                     "threads, memory, book, or cmd=PROGRAM)", which, tok);
         }
     }
     e->limited = e->ao.max_depth || e->ao.max_nodes || e->ao.time_limit;

@@ -161,6 +161,31 @@ bool cli_eval(const char *what, const sow_game *g, const char *text, sow_eval_pa
     return true;
 }
 
+static const char *const reductions_names[] = {"game", "one", "deep"};
+
+bool cli_try_reductions(const char *text, sow_reductions *out)
+{
+    for (int r = SOW_REDUCE_GAME; r <= SOW_REDUCE_DEEP; r++)
+        if (strcmp(text, reductions_names[r]) == 0) {
+            *out = (sow_reductions)r;
+            return true;
+        }
+    return false;
+}
+
+sow_reductions cli_reductions(const char *what, const char *text)
+{
+    sow_reductions r;
+    if (!cli_try_reductions(text, &r))
+        cli_fail("%s: expected game, one or deep, got '%s'", what, text);
+    return r;
+}
+
+const char *cli_reductions_name(sow_reductions r)
+{
+    return reductions_names[r];
+}
+
 static const char *variant_list(sow_game_id game)
 {
     static _Thread_local char buf[128]; /* sow serve sets games up on many threads */

@@ -280,9 +280,11 @@ sow_err sow_analyse(sow_search *s, const sow_pos *p, const sow_analyse_options *
     if (sow_position_check(g, p))
         return SOW_E_POSITION;
     if (opt->max_depth < 0 || opt->max_depth > SOW_ANALYSE_MAX_DEPTH || opt->multipv < 0 ||
-        opt->time_limit < 0 || (opt->score_move && !legal(g, p, *opt->score_move)))
+        opt->time_limit < 0 || (opt->score_move && !legal(g, p, *opt->score_move)) ||
+        opt->reductions < SOW_REDUCE_GAME || opt->reductions > SOW_REDUCE_DEEP)
         return SOW_E_ARG;
-    search_analyse_begin(s, p, opt->eval ? eval_hook : NULL, opt->eval, opt->max_nodes);
+    search_analyse_begin(s, p, opt->eval ? eval_hook : NULL, opt->eval, opt->max_nodes,
+                         sow_reductions_deep(g, opt->reductions));
     sow_search_set_time_limit(s, opt->time_limit);
     sow_err e = run(s, g, p, opt, out);
     if (out->depth == 0)

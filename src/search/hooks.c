@@ -7,7 +7,7 @@
 #include "solver.h"
 
 void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
-                          const void *eval_ctx, uint64_t node_limit)
+                          const void *eval_ctx, uint64_t node_limit, bool lmr_deep)
 {
     search_call_begin(s, "depth");
     search_key_use(s, sow_i_seeds_on_board(s->g, root));
@@ -16,6 +16,7 @@ void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eva
     s->c.promote = true;
     s->c.node_limit = node_limit;
     s->c.heuristics = true;
+    s->c.lmr_deep = lmr_deep;
     for (int i = 0; i < s->opt.threads; i++)
         order_clear(s->w[i]);
 }
@@ -27,6 +28,7 @@ void search_analyse_end(sow_search *s)
     s->c.promote = false;
     s->c.node_limit = 0;
     s->c.heuristics = false;
+    s->c.lmr_deep = false;
 }
 
 static uint64_t inexact_sum(const sow_search *s)

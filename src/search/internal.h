@@ -35,9 +35,10 @@ typedef int (*search_eval_fn)(const sow_game *g, const sow_pos *p, const void *c
 /* Starts an analysis of `root` on s: counters and clock reset, the table
  * keyed exactly if root's seeds allow it (else hashed), clean subtrees
  * promoted to exact, `eval` at the horizon (NULL: 0), at most node_limit
- * nodes (0: no limit; past it searches stop with SOW_E_INTERRUPTED). */
+ * nodes (0: no limit; past it searches stop with SOW_E_INTERRUPTED), late
+ * moves reduced deeply if lmr_deep (order.h). */
 void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eval,
-                          const void *eval_ctx, uint64_t node_limit);
+                          const void *eval_ctx, uint64_t node_limit, bool lmr_deep);
 
 /* Back to the exact solver's settings. */
 void search_analyse_end(sow_search *s);

@@ -378,8 +378,9 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
             }
             int v;
             if (lmr && pass == 0 && j >= LMR_FROM && order_reducible(ch->order)) {
+                int r = order_lmr(s->c.lmr_deep, cdepth + 1);
                 v = ch->c0 - node(w, &ch->q, ch->seeds, ck, ch->anc, ch->c0 - alpha - 1,
-                                  ch->c0 - alpha, cdepth - LMR_R, !cut);
+                                  ch->c0 - alpha, cdepth - r, !cut);
                 if (w->abort)
                     goto out;
                 if (v <= alpha) { /* refuted at the reduced depth: kept */

@@ -26,11 +26,20 @@
 
 /* Late-move reductions (node.c, search_kids): from the LMR_FROM-th child
  * in order (0-based) of a node with at least LMR_DEPTH plies left, the
- * reducible moves (order_reducible) are searched LMR_R plies shallower
- * with a null window first, and again at full depth if they beat alpha. */
+ * reducible moves (order_reducible) are searched order_lmr() plies
+ * shallower with a null window first, and again at full depth if they beat
+ * alpha: one ply, or deep (sow_reductions_deep, order.c: by default on
+ * the games whose matches kept it) two, and three from LMR_DEEP_DEPTH
+ * plies left. */
 #define LMR_FROM 3
 #define LMR_DEPTH 3
-#define LMR_R 1
+#define LMR_DEEP_DEPTH 5
+
+/* The plies a late move is reduced by at a node with `depth` plies left. */
+static inline int order_lmr(bool deep, int depth)
+{
+    return !deep ? 1 : depth >= LMR_DEEP_DEPTH ? 3 : 2;
+}
 
 /* Reverse futility pruning (node.c, node): a node of the analysis with at
  * most RFP_DEPTH plies left whose evaluation exceeds beta by RFP_MARGIN

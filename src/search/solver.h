@@ -131,6 +131,7 @@ typedef struct search_call {
      * other depth-limited searches (sow_search_depth, _depths) keep the
      * exact solver's order. */
     bool heuristics;
+    bool lmr_deep; /* with heuristics: order_lmr's deeper reductions */
 } search_call;
 
 struct sow_search {
