@@ -134,12 +134,27 @@ json 'all(r["end"] == "rules" for r in d["results"])'
 # before 200 games; a bad test is refused.
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=6 --b depth=1 --games 400 --plies 4 --no-adjudicate --sprt elo0=0,elo1=50,alpha=0.05,beta=0.05 --json
 json 'd["sprt"]["verdict"] == "H1" and d["played"] < 400 and d["sprt"]["llr"] >= d["sprt"]["upper"]'
+# It counts pairs (the pentanomial form): every opening played both ways,
+# by A's half-points over its two games, and its LLR is theirs.
+json 'sum(d["sprt"]["pentanomial"]) == d["pairs"] >= 40'
+python3 - "$T/out" <<'PY' || fail "the SPRT's LLR is not its pairs'"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["sprt"]["pentanomial"]
+n = sum(p)
+x = sum(c * i / 4 for i, c in enumerate(p)) / n
+var = sum(c * (i / 4 - x) ** 2 for i, c in enumerate(p)) / n
+s = lambda e: 1 / (1 + 10 ** (-e / 400))
+s0, s1 = s(d["sprt"]["elo0"]), s(d["sprt"]["elo1"])
+llr = n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var)
+sys.exit(abs(llr - d["sprt"]["llr"]) > 1e-3)
+PY
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a depth=1 --b depth=6 --games 400 --plies 4 --no-adjudicate --sprt elo0=0,elo1=50 --json
 json 'd["sprt"]["verdict"] == "H0" and d["played"] < 400'
 # After each game one line on stderr: the game's result and the score so
 # far (the last line's counts are the match's), with the LLR under --sprt;
 # --quiet leaves them out.
-n=$(grep -c '^match: game [0-9]*: .*; [0-9]* of 400 played: +[0-9]* =[0-9]* -[0-9]*, Elo .*, LLR ' "$T/err")
+n=$(grep -c '^match: game [0-9]*: .*; [0-9]* of 400 played: +[0-9]* =[0-9]* -[0-9]*, Elo .*, LLR .* over [0-9]* pairs$' "$T/err")
 json "d['played'] == $n"
 tail -1 "$T/err" | grep -q "$(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print("%d of 400 played: +%d =%d -%d," % (d["played"], d["wins"], d["draws"], d["losses"]))' "$T/out")" \
   || fail "the last progress line is not the match's score: $(tail -1 "$T/err")"

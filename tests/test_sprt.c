@@ -96,6 +96,99 @@ static void test_error_rates(void **state)
     assert_true(h1 >= 0.99 * runs);
 }
 
+/* The pairs' ratio is the same normal form with a pair as the unit: its
+ * mean score (half-points / 4) and the pairs' variance, computed so here. */
+static void test_llr_pairs_normal_form(void **state)
+{
+    (void)state;
+    int p[5] = {4, 9, 20, 13, 6};
+    double n = 0, sum = 0, var = 0;
+    for (int i = 0; i < 5; i++)
+        n += p[i], sum += p[i] * i / 4.0;
+    double x = sum / n;
+    for (int i = 0; i < 5; i++)
+        var += p[i] * (i / 4.0 - x) * (i / 4.0 - x);
+    var /= n;
+    double s0 = score(T.elo0), s1 = score(T.elo1);
+    double want = n * ((x - s0) * (x - s0) - (x - s1) * (x - s1)) / (2 * var);
+    assert_true(fabs(sow_sprt_llr_pairs(&T, p) - want) < 1e-9);
+    int even[5] = {0, 0, 12, 0, 0}; /* every opening won once each way */
+    assert_true(sow_sprt_llr_pairs(&T, even) == 0);
+    int none[5] = {0};
+    assert_true(sow_sprt_llr_pairs(&T, none) == 0);
+    assert_int_equal(sow_sprt_test_pairs(&T, none), SOW_SPRT_CONTINUE);
+    int few[5] = {0, 0, 0, 9, SOW_SPRT_MIN_PAIRS - 10}; /* one pair short */
+    assert_true(sow_sprt_llr_pairs(&T, few) > 10);
+    assert_int_equal(sow_sprt_test_pairs(&T, few), SOW_SPRT_CONTINUE);
+    few[4]++;
+    assert_int_equal(sow_sprt_test_pairs(&T, few), SOW_SPRT_H1);
+}
+
+/* Matches where half the openings decide who wins (South wins both of
+ * the pair's games: one each way, A's half-points 2), the other half's
+ * games independent, at a true Elo of the whole match's score. The pairs'
+ * test keeps its error rates and decides sooner than the games' test on
+ * the same games, whose wins and losses from decided openings only add
+ * noise. */
+static void simulate_pairs(double elo, int runs, int *h0, int *h1, double *pairs_games,
+                           double *games_games)
+{
+    double q = 0.5, draw = 0.2;
+    double s = (score(elo) - q * 0.5) / (1 - q); /* an undecided opening's game */
+    double pw = s - draw / 2;
+    *h0 = *h1 = 0;
+    *pairs_games = *games_games = 0;
+    for (int r = 0; r < runs; r++) {
+        int p[5] = {0}, w = 0, d = 0, l = 0, g = 0;
+        sow_sprt_verdict v = SOW_SPRT_CONTINUE, vg = SOW_SPRT_CONTINUE;
+        int decided_at = 0;
+        while ((v == SOW_SPRT_CONTINUE || vg == SOW_SPRT_CONTINUE) && g < 200000) {
+            int hp = 0;
+            if (uniform() < q) {
+                hp = 2, w++, l++;
+            } else {
+                for (int k = 0; k < 2; k++) {
+                    double u = uniform();
+                    int h = u < pw ? 2 : u < pw + draw ? 1 : 0;
+                    hp += h;
+                    w += h == 2, d += h == 1, l += h == 0;
+                }
+            }
+            g += 2;
+            if (v == SOW_SPRT_CONTINUE) {
+                p[hp]++;
+                v = sow_sprt_test_pairs(&T, p);
+                if (v != SOW_SPRT_CONTINUE)
+                    *pairs_games += g;
+            }
+            if (vg == SOW_SPRT_CONTINUE) {
+                vg = sow_sprt_test(&T, w, d, l);
+                if (vg != SOW_SPRT_CONTINUE)
+                    decided_at = g;
+            }
+        }
+        *games_games += decided_at;
+        *h0 += v == SOW_SPRT_H0;
+        *h1 += v == SOW_SPRT_H1;
+    }
+    *pairs_games /= runs;
+    *games_games /= runs;
+}
+
+static void test_pairs_error_rates(void **state)
+{
+    (void)state;
+    int h0, h1, runs = 400;
+    double pg, gg;
+    simulate_pairs(T.elo1, runs, &h0, &h1, &pg, &gg);
+    assert_int_equal(h0 + h1, runs);
+    assert_true(h0 <= 0.075 * runs);
+    assert_true(pg < 0.8 * gg);
+    simulate_pairs(T.elo0, runs, &h0, &h1, &pg, &gg);
+    assert_true(h1 <= 0.075 * runs);
+    assert_true(pg < 0.8 * gg);
+}
+
 static void test_elo_interval(void **state)
 {
     (void)state;
@@ -142,6 +235,8 @@ int main(void)
         cmocka_unit_test(test_llr_normal_form),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_error_rates),
+        cmocka_unit_test(test_llr_pairs_normal_form),
+        cmocka_unit_test(test_pairs_error_rates),
         cmocka_unit_test(test_elo_interval),
         cmocka_unit_test(test_paired_margin),
     };

@@ -63,7 +63,10 @@ static const char usage[] =
     "store's databases hold (sow db store) ends with its exact value\n"
     "(adjudicated; --no-adjudicate plays it out). --sprt stops the match as\n"
     "soon as the sequential probability ratio test decides between Elo A - B =\n"
-    "elo0 and = elo1 (errors alpha, beta; as Stockfish's fishtest: sow/sprt.h).\n"
+    "elo0 and = elo1 (errors alpha, beta; as Stockfish's fishtest: sow/sprt.h),\n"
+    "counted in pairs, each opening's two games one unit by A's points over\n"
+    "them (the pentanomial form: an opening that decides who wins, won once\n"
+    "each way, counts as even and adds no noise).\n"
     "Prints wins/draws/losses of A, its score and the Elo difference A - B with\n"
     "a 95% interval: the normal approximation of the games' scores; when they\n"
     "leave it no spread (every game won, lost or drawn) the Wilson score\n"
@@ -76,7 +79,8 @@ static const char usage[] =
     "the opening and the result as comments, then the moves in the game's\n"
     "record notation, as --record FILE reads it: Toguz \"1. 76 98 ...\", the\n"
     "other games \"3,1,6\"). After each game a line on stderr gives its result\n"
-    "and the match's score so far, Elo and (with --sprt) the test's LLR;\n"
+    "and the match's score so far, Elo and (with --sprt) the test's LLR over\n"
+    "the pairs complete;\n"
     "--quiet leaves them out.\n"
     "A game longer than 2000 plies (Toguz can cycle) is scored as perpetual\n"
     "play: the store difference. A program that makes an illegal move, dies or\n"
@@ -93,7 +97,8 @@ static const char usage[] =
     "margin_mean, margin_se (A's final margin in seeds, the mean of each pair's\n"
     "two games, and its standard error; null if unknown; a game lost by a\n"
     "failure or on time counts margin 0, as its record says), sprt\n"
-    "(with --sprt: elo0, elo1, alpha, beta, llr, lower, upper, verdict),\n"
+    "(with --sprt: elo0, elo1, alpha, beta, llr, lower, upper, verdict,\n"
+    "pentanomial: the pairs by A's half-points over the two games, 0 to 4),\n"
     "results [{game, a_side, opening,\n"
     "moves, margin, end (rules, perpetual, database, time, illegal, engine\n"
     "failure), note (what failed)}].\n"
@@ -622,7 +627,7 @@ static sow_db *adjudicator(const cli_game *cg)
  * said what it had). `ngames` 0: no --games (an SPRT runs until it
  * decides). Under match_score. */
 static void progress(int k, int played, int ngames, const game_rec *r, int w, int d, int l,
-                     const sow_sprt *test)
+                     const sow_sprt *test, const int pairs[5])
 {
     char of[32] = "";
     if (ngames)
@@ -641,7 +646,9 @@ static void progress(int k, int played, int ngames, const game_rec *r, int w, in
     if (test) {
         double a, b;
         sow_sprt_bounds(test, &a, &b);
-        snprintf(t, sizeof t, ", LLR %.2f (%.2f, %.2f)", sow_sprt_llr(test, w, d, l), a, b);
+        snprintf(t, sizeof t, ", LLR %.2f (%.2f, %.2f) over %d pairs",
+                 sow_sprt_llr_pairs(test, pairs), a, b,
+                 pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4]);
     }
     fprintf(stderr, "match: game %d: %s, South %+d (%s); %d%s played: +%d =%d -%d, %s%s\n",
             k + 1, r->result > 0 ? "A wins" : r->result < 0 ? "B wins" : "draw", r->margin,
@@ -672,6 +679,8 @@ typedef struct match_plan {
 /* What the games came to, from A's side. */
 typedef struct match_tally {
     int w, d, l, played;
+    int penta[5];    /* openings both of whose games are played, by A's
+                        half-points over the two (sow_sprt_llr_pairs) */
     sow_sprt_verdict verdict;
     bool failed;     /* sow itself failed in a game: the rest are skipped */
     double score, elo, lo, hi;
@@ -721,9 +730,16 @@ static void match_plan_read(const match_args *o, match_plan *p)
         cli_fail("match: cannot create %s: %s", o->out, strerror(errno));
 }
 
+/* A's half-points in the game r: 2 a win, 1 a draw. */
+static int half_points(const game_rec *r)
+{
+    return r->result > 0 ? 2 : r->result == 0 ? 1 : 0;
+}
+
 /* Plays the games, --jobs at a time, into rec[] and t (w, d, l, played,
- * verdict, failed). Games are handed out in order; once the SPRT decides
- * (or sow itself fails), the games not yet begun are skipped. */
+ * penta, verdict, failed). Games 2i and 2i + 1 are one opening played both
+ * ways, a pair for the SPRT. Games are handed out in order; once the SPRT
+ * decides (or sow itself fails), the games not yet begun are skipped. */
 static void match_play(const match *m, const match_args *o, const match_plan *p,
                        game_rec *rec, match_tally *t)
 {
@@ -747,14 +763,17 @@ static void match_play(const match *m, const match_args *o, const match_plan *p,
                 t->w += rec[k].result > 0;
                 t->d += rec[k].result == 0;
                 t->l += rec[k].result < 0;
+                int mate = k ^ 1; /* the opening's other game */
+                if (mate < p->ngames && rec[mate].played && !rec[mate].err)
+                    t->penta[half_points(&rec[k]) + half_points(&rec[mate])]++;
                 if (p->has_sprt && t->verdict == SOW_SPRT_CONTINUE)
-                    __atomic_store_n(&t->verdict, sow_sprt_test(&p->test, t->w, t->d, t->l),
+                    __atomic_store_n(&t->verdict, sow_sprt_test_pairs(&p->test, t->penta),
                                      __ATOMIC_RELAXED);
                 if (o->out)
                     save(o->out, k, m->cg, m->e[0], m->e[1], &rec[k]);
                 if (!o->quiet)
                     progress(k, t->played, o->games ? p->ngames : 0, &rec[k], t->w, t->d, t->l,
-                             p->has_sprt ? &p->test : NULL);
+                             p->has_sprt ? &p->test : NULL, t->penta);
             }
         }
     }
@@ -784,7 +803,7 @@ static void match_summarise(const match_plan *p, const game_rec *rec, match_tall
     sow_paired_margin(pa, pb, t->npairs, &t->pmean, &t->pse);
     free(pa);
     if (p->has_sprt) {
-        t->llr = sow_sprt_llr(&p->test, t->w, t->d, t->l);
+        t->llr = sow_sprt_llr_pairs(&p->test, t->penta);
         sow_sprt_bounds(&p->test, &t->llr_lo, &t->llr_hi);
     }
 }
@@ -810,9 +829,11 @@ static void match_print_json(const match *m, const match_plan *p, const game_rec
     json_num2("margin_se", t->pse);
     if (p->has_sprt)
         printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
-               "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\"}",
+               "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\","
+               "\"pentanomial\":[%d,%d,%d,%d,%d]}",
                p->test.elo0, p->test.elo1, p->test.alpha, p->test.beta, t->llr, t->llr_lo,
-               t->llr_hi, verdict_name(t->verdict));
+               t->llr_hi, verdict_name(t->verdict), t->penta[0], t->penta[1], t->penta[2],
+               t->penta[3], t->penta[4]);
     printf(",\"results\":[");
     static char mt[MAX_GAME_PLIES * 4 + 16], op[1024];
     int first = 1;
@@ -851,9 +872,11 @@ static void match_print_text(const match *m, const match_plan *p, const game_rec
     else
         printf("Elo A - B %+.0f [%+.0f, %+.0f] (95%%)\n", t->elo, t->lo, t->hi);
     if (p->has_sprt)
-        printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.2f [%.2f, %.2f]: %s\n",
+        printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: LLR %.2f [%.2f, %.2f] over %d pairs "
+               "(A's half-points 0-4: %d %d %d %d %d): %s\n",
                p->test.elo0, p->test.elo1, p->test.alpha, p->test.beta, t->llr, t->llr_lo,
-               t->llr_hi,
+               t->llr_hi, t->penta[0] + t->penta[1] + t->penta[2] + t->penta[3] + t->penta[4],
+               t->penta[0], t->penta[1], t->penta[2], t->penta[3], t->penta[4],
                t->verdict == SOW_SPRT_H1   ? "H1 accepted (A gains)"
                : t->verdict == SOW_SPRT_H0 ? "H0 accepted (no gain)"
                                            : "undecided");

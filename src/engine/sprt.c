@@ -25,6 +25,17 @@ bool sow_sprt_valid(const sow_sprt *t)
     return t->elo0 < t->elo1 && t->alpha > 0 && t->alpha < 0.5 && t->beta > 0 && t->beta < 0.5;
 }
 
+/* The GSPRT's ratio for n units (games or pairs) of mean score x and
+ * variance var: the log ratio of two normal likelihoods of the mean,
+ * centred on the expected scores under H0 and H1. */
+static double llr_normal(const sow_sprt *t, double n, double x, double var)
+{
+    if (n <= 0 || var <= 0)
+        return 0;
+    double s0 = score_of_elo(t->elo0), s1 = score_of_elo(t->elo1);
+    return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var);
+}
+
 double sow_sprt_llr(const sow_sprt *t, int wins, int draws, int losses)
 {
     double n = (double)wins + draws + losses;
@@ -32,10 +43,22 @@ double sow_sprt_llr(const sow_sprt *t, int wins, int draws, int losses)
         return 0;
     double x = (wins + 0.5 * draws) / n;
     double var = (wins * (1 - x) * (1 - x) + draws * (0.5 - x) * (0.5 - x) + losses * x * x) / n;
-    if (var <= 0)
+    return llr_normal(t, n, x, var);
+}
+
+double sow_sprt_llr_pairs(const sow_sprt *t, const int pairs[5])
+{
+    double n = 0, sum = 0;
+    for (int i = 0; i < 5; i++) {
+        n += pairs[i];
+        sum += pairs[i] * (i / 4.0);
+    }
+    if (n <= 0)
         return 0;
-    double s0 = score_of_elo(t->elo0), s1 = score_of_elo(t->elo1);
-    return n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var);
+    double x = sum / n, var = 0;
+    for (int i = 0; i < 5; i++)
+        var += pairs[i] * (i / 4.0 - x) * (i / 4.0 - x);
+    return llr_normal(t, n, x, var / n);
 }
 
 void sow_sprt_bounds(const sow_sprt *t, double *lower, double *upper)
@@ -44,13 +67,26 @@ void sow_sprt_bounds(const sow_sprt *t, double *lower, double *upper)
     *upper = log((1 - t->beta) / t->alpha);
 }
 
+static sow_sprt_verdict verdict(const sow_sprt *t, double llr)
+{
+    double lo, hi;
+    sow_sprt_bounds(t, &lo, &hi);
+    return llr >= hi ? SOW_SPRT_H1 : llr <= lo ? SOW_SPRT_H0 : SOW_SPRT_CONTINUE;
+}
+
 sow_sprt_verdict sow_sprt_test(const sow_sprt *t, int wins, int draws, int losses)
 {
     if (wins + draws + losses < SOW_SPRT_MIN_GAMES)
         return SOW_SPRT_CONTINUE;
-    double lo, hi, llr = sow_sprt_llr(t, wins, draws, losses);
-    sow_sprt_bounds(t, &lo, &hi);
-    return llr >= hi ? SOW_SPRT_H1 : llr <= lo ? SOW_SPRT_H0 : SOW_SPRT_CONTINUE;
+    return verdict(t, sow_sprt_llr(t, wins, draws, losses));
+}
+
+sow_sprt_verdict sow_sprt_test_pairs(const sow_sprt *t, const int pairs[5])
+{
+    int n = pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4];
+    if (n < SOW_SPRT_MIN_PAIRS)
+        return SOW_SPRT_CONTINUE;
+    return verdict(t, sow_sprt_llr_pairs(t, pairs));
 }
 
 #define Z95 1.959964
