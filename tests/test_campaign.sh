@@ -111,10 +111,12 @@ if command -v mpirun >/dev/null && "$SOW" --version | grep -q "mpi on"; then
   [ -n "${ASAN_OPTIONS:-}" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
   M=(--board kalah:5x4 --ledger "$T/m.ledger" --threads 1 --frontier 4 --db-seeds 0 --mpi 2
      --mpirun-args --oversubscribe)
-  expect_status 130 "$C" "${M[@]}" --hours 0.0008
+  # One second (the least --hours takes): 2.9 s was sometimes enough for
+  # this solve to finish (exit 0, one run in three on a quiet machine).
+  expect_status 130 "$C" "${M[@]}" --hours 0.0003
   if [ -e "$T/m.ledger" ]; then # else stopped before rank 0 made it
     # The ranks may have recorded the value just before the stop reached
-    # mpirun (2.9 s is close to this solve's time): then it is the value.
+    # mpirun: then it is the value.
     expect_status 0 "$SOW" ledger status "$T/m.ledger" --json
     json "d['lower'] <= $want <= d['upper'] and (not d['solved'] or d['value'] == $want)"
   fi
