@@ -61,8 +61,8 @@ double sow_sprt_llr_pairs(const sow_sprt *t, const int pairs[5]);
 
 /* The pairs' test decides only after this many pairs: where many openings
  * decide who wins, the few pairs that vary make the early variance
- * unsteady (simulated with half the openings decided: the error at elo1
- * 11% from 10 pairs, 9% from 20, 4% from 40; tests/test_sprt.c). */
+ * unsteady, and fewer let the error rates rise past alpha and beta
+ * (doc/experiments.md, "The SPRT in pairs"; tests/test_sprt.c). */
 #define SOW_SPRT_MIN_PAIRS 40
 
 /* The verdict after these pairs (CONTINUE before SOW_SPRT_MIN_PAIRS). */

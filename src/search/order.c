@@ -3,10 +3,10 @@
  * it. Keyed by the game table's id and pit count (m 0: any), never by a
  * name, like the evaluation's fitted weights (eval_fitted.c).
  *
- * None yet. Deep reductions cut the nodes to a depth on every game (Toguz
- * 9x9 at 15 plies 3.8 times), but no match at 0.5 s a move has shown a
- * gain: on Toguz they lead and no SPRT has decided, on Kalah 6x6 the SPRT
- * rejected a gain (results/strength.md, "Deeper late-move reductions").
+ * None yet: deep reductions cut the nodes to a depth on every game, but
+ * no match at 0.5 s a move has shown a gain (on Toguz they lead and no
+ * SPRT has decided; on Kalah 6x6 the SPRT rejected one: results/
+ * strength.md, "Deeper late-move reductions").
  * An entry {SOW_TOGUZ, 0} makes them Toguz's once a match keeps them.
  */
 #include "order.h"
