@@ -361,6 +361,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
     int first = cut ? CUT_DEFER_FROM : 1;      /* the first child it may defer */
     bool limited = order_limited(s, cdepth);
     bool lmr = limited && cdepth + 1 >= LMR_DEPTH;
+    int lmr_r = order_lmr(s->c.lmr_deep, cdepth + 1); /* the node's, not each child's */
     uint8_t deferred[SOW_MAX_MOVES];
     int nd = 0;
     if (par)
@@ -378,9 +379,8 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
             }
             int v;
             if (lmr && pass == 0 && j >= LMR_FROM && order_reducible(ch->order)) {
-                int r = order_lmr(s->c.lmr_deep, cdepth + 1);
                 v = ch->c0 - node(w, &ch->q, ch->seeds, ck, ch->anc, ch->c0 - alpha - 1,
-                                  ch->c0 - alpha, cdepth - r, !cut);
+                                  ch->c0 - alpha, cdepth - lmr_r, !cut);
                 if (w->abort)
                     goto out;
                 if (v <= alpha) { /* refuted at the reduced depth: kept */
