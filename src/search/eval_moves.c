@@ -42,21 +42,30 @@ static inline int after(const sow_game *g, const sow_pos *p, int b, int from, in
 }
 
 /* Store games (Kalah, Chungkala): what the mover's store gains by sowing
- * pit i, and whether the last seed lands in it. */
-static int store_gain(const sow_game *g, const sow_pos *p, int i, bool *again)
+ * pit i, and whether the last seed lands in it (*again). From the game's
+ * landing table, as Toguz's, and without branches (doc/experiments.md,
+ * "The store games' move terms without branches"). The k holes after pit i reach the store (hole m) when i + k >= m, end in it
+ * when i + k == m. A capture needs the landing pit r to hold one seed
+ * after the sowing: empty before and no lap (k > 0, r != i), or the
+ * origin itself after exactly one lap (k == 0). The opposite pit is ring
+ * hole 2m - r, among the k holes when 2m - r - i - 1 < k (no wrap: r and
+ * i are below m, the ring has 2m + 1 holes). */
+static inline int store_gain(const sow_game *g, const sow_pos *p, int i, bool capture,
+                             int *again)
 {
-    int m = g->m, L = g->ring_len, s = p->b[i];
-    int laps = (int)(((unsigned)s * g->ring_recip) >> 16), k = s - laps * L;
-    int r = i + k >= L ? i + k - L : i + k;
-    int gain = laps + (k > 0 && i + k >= m); /* the store is hole m > i */
-    *again = r == m;
-    if (r < m && g->landing == SOW_LAND_CAPTURE && after(g, p, r, i, i, laps, k) == 1) {
-        int o = SOW_HALF + m - 1 - r;
-        int c = after(g, p, o, i, i, laps, k);
-        if (c || g->capture_empty)
-            gain += 1 + c;
-    }
-    return gain;
+    int m = g->m;
+    sow_land e = g->land[i][p->b[i]];
+    int laps = e.laps, k = e.k, r = e.byte;
+    *again = i + k == m;
+    int gain = laps + ((k > 0) & (i + k >= m));
+    if (!capture)
+        return gain;
+    /* No branches: which way each would go is the position's, and a
+     * mispredicted one costs more than the arithmetic. */
+    int c = p->b[SOW_HALF + m - 1 - (r & (SOW_HALF - 1))] + laps + (2 * m - r - i - 1 < k);
+    int lone = ((k != 0) & (p->b[r] == 0) & (laps == 0)) | ((k == 0) & (laps == 1));
+    int take = lone & (r < m) & ((c != 0) | g->capture_empty);
+    return gain + ((1 + c) & -take);
 }
 
 /* Toguz: what the mover's kazan gains by sowing pit i, the better of the
@@ -115,16 +124,22 @@ void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain)
         return;
     }
     int ex = 0, best = 0;
-    for (unsigned mask = own; mask; mask &= mask - 1) {
-        int i = __builtin_ctz(mask), v;
-        if (g->landing == SOW_LAND_TOGUZ) {
-            v = toguz_gain(g, p, i);
-        } else {
-            bool again;
-            v = store_gain(g, p, i, &again);
-            ex += again;
+    if (g->landing == SOW_LAND_TOGUZ) {
+        for (unsigned mask = own; mask; mask &= mask - 1) {
+            int v = toguz_gain(g, p, __builtin_ctz(mask));
+            best = v > best ? v : best;
         }
-        best = v > best ? v : best;
+    } else {
+        /* Every pit, the empty ones too (they gain nothing, land[i][0] is
+         * all zeros): a loop of m turns is predicted, one per non-empty
+         * pit is not. */
+        bool capture = g->landing == SOW_LAND_CAPTURE;
+        for (int i = 0; i < g->m; i++) {
+            int again, v = capture ? store_gain(g, p, i, true, &again)
+                                   : store_gain(g, p, i, false, &again);
+            ex += again;
+            best = v > best ? v : best;
+        }
     }
     *extra = ex;
     *gain = best;
