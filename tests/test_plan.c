@@ -29,6 +29,7 @@
 #include "sow/notation.h"
 #include "sow/plan.h"
 #include "sow/refsolve.h"
+#include "sow/retro.h"
 #include "sow/rules.h"
 
 #define MB ((uint64_t)1 << 20)
@@ -1465,6 +1466,44 @@ static void test_open_in_place(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A copy the clock overtakes: with copy_deadline passed, every level of
+ * the folder is probed where it is mapped, and answers as the copies do;
+ * with time left the levels are copied. */
+static void test_copy_deadline(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sow-test-copy-deadline-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 2, 0); /* 12 seeds: every position */
+    char why[512];
+    sow_db *db, *late;
+    sow_db_options o = {.threads = 1};
+    assert_int_equal(sow_db_open(&g, 12, dir, &o, &db, why, sizeof why), SOW_OK); /* saved */
+    sow_db_close(db);
+    o.copy_deadline = sow_retro_clock() + 3600;
+    assert_int_equal(sow_db_open(&g, 12, dir, &o, &db, why, sizeof why), SOW_OK);
+    o.copy_deadline = sow_retro_clock() - 1;
+    assert_int_equal(sow_db_open(&g, 12, dir, &o, &late, why, sizeof why), SOW_OK);
+    assert_int_equal(late->max_seeds, 12);
+    for (int k = 1; k <= 12; k++) {
+        const void *a = db->table[k] ? (const void *)db->table[k] : db->pack[k]->nib;
+        const void *b = late->table[k] ? (const void *)late->table[k] : late->pack[k]->nib;
+        assert_false(mapped_from(a, dir));
+        assert_true(mapped_from(b, dir));
+    }
+    for (uint64_t seed = 1; seed <= 2000; seed++) {
+        sow_pos p;
+        random_live_position(&g, seed, (int)(seed % 40), &p);
+        assert_int_equal(sow_db_probe(late, &p), sow_db_probe(db, &p));
+    }
+    sow_db_close(db);
+    sow_db_close(late);
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(int argc, char **argv)
 {
     /* Many tiny parallel searches: libgomp's idle threads would spin
@@ -1504,6 +1543,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_analysis_in_place),
         cmocka_unit_test(test_open_db),
         cmocka_unit_test(test_open_in_place),
+        cmocka_unit_test(test_copy_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,7 +93,15 @@ typedef struct sow_db_options {
                                   seed count this open built (if it had at
                                   least SOW_DB_RATE_MIN positions, else
                                   SOW_DB_START_RATE) says cannot end by then.
-                                  0: none. Loading files is not cut. */
+                                  0: none. Loading files is not cut:
+                                  copy_deadline says how long they may
+                                  take. */
+    double copy_deadline;      /* > 0: a time on sow_retro_clock()'s clock
+                                  past which no loaded file is copied (a
+                                  copy under way is dropped): that level
+                                  and the later ones are probed in place,
+                                  where they are mapped (as in_place).
+                                  0: none */
     bool unpacked;             /* keep every level at one byte a position
                                   (sow_db_entry usable; twice the memory)
                                   instead of packing those that pack

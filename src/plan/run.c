@@ -625,6 +625,8 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         .wait_ctx = cb->ctx,
         .deadline = partial ? now + cut * left : 0,
         .keep_partial = partial,
+        /* a copy the model misjudged (a cold disk) leaves the rest in place */
+        .copy_deadline = isfinite(left) ? now + cut * left : 0,
     };
     char w[SOW_WHY];
     sow_err e = sow_db_open(g, plan->db_seeds, L->db_dir, &o, db, w, sizeof w);
