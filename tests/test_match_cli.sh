@@ -174,6 +174,24 @@ saved=$(find "$T/killed" -name 'game-*.txt' | wc -l)
 done_games=$(grep -c '^match: game' "$T/killed.err" || true)
 [ "$done_games" -ge 2 ] || fail "no progress lines from the killed match: $(cat "$T/killed.err")"
 [ "$saved" -ge "$done_games" ] || fail "the killed match saved $saved records of $done_games games played"
+# SIGTERM (as Ctrl-C) stops a match cleanly: no game starts, the games
+# under way are dropped, the finished ones are summarised (stopped: true)
+# and their records kept, exit status 130.
+"$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b "$ENGINE" --movetime 0.2 --games 40 --jobs 2 --no-adjudicate --json --out "$T/stopped" >"$T/stopped.json" 2>"$T/stopped.err" &
+pid=$!
+for _ in $(seq 600); do
+  [ "$(grep -c '^match: game' "$T/stopped.err" || true)" -ge 2 ] && break
+  sleep 0.1
+done
+kill -TERM $pid
+got=0
+wait $pid || got=$?
+[ "$got" = 130 ] || fail "a match stopped by SIGTERM exited $got, expected 130: $(cat "$T/stopped.err")"
+cp "$T/stopped.json" "$T/out"
+saved=$(find "$T/stopped" -name 'game-*.txt' | wc -l)
+done_games=$(grep -c '^match: game' "$T/stopped.err" || true)
+json "d['stopped'] is True and 2 <= d['played'] < 40 and d['played'] == $saved == $done_games"
+json "d['played'] == len(d['results']) == d['wins'] + d['draws'] + d['losses']"
 expect_bad "--sprt needs elo0 < elo1" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=5,elo1=0
 expect_bad "--sprt: unknown key" "$SOW" match kalah --a depth=1 --b depth=1 --sprt elo0=0,elo1=5,gamma=1
 expect_bad "is a program: give --tc" "$SOW" match kalah --a "cmd=$SOW engine" --b depth=1

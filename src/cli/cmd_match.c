@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,10 @@ static const char usage[] =
     "and the match's score so far, Elo and (with --sprt) the test's LLR over\n"
     "the pairs complete;\n"
     "--quiet leaves them out.\n"
+    "Ctrl-C (or SIGTERM, SIGHUP) stops the match: no game starts, the games under\n"
+    "way are dropped (not counted), and the finished ones are summarised as\n"
+    "usual (JSON key stopped: true), exit status 130; a second Ctrl-C kills it\n"
+    "at once.\n"
     "A game longer than 2000 plies (Toguz can cycle) is scored as perpetual\n"
     "play: the store difference. A program that makes an illegal move, dies or\n"
     "does not answer loses the game.\n"
@@ -91,7 +96,8 @@ static const char usage[] =
     "CAPTURE:TUZDIK:DECIDED (the terms of include/sow/analyse.h), e.g.\n"
     "eval=25:10:50:50:0:200.\n"
     "\n"
-    "JSON keys: game, pits, seeds, variant, a, b, games, played, wins, draws,\n"
+    "JSON keys: game, pits, seeds, variant, a, b, games, played, stopped, wins,\n"
+    "draws,\n"
     "losses, score, elo, elo_low, elo_high (null: unbounded, for a clean sweep\n"
     "elo too), interval (normal | wilson), pairs (openings played both ways),\n"
     "margin_mean, margin_se (A's final margin in seeds, the mean of each pair's\n"
@@ -220,7 +226,8 @@ typedef struct game_rec {
     int margin;  /* South's final margin (perpetual: store difference) */
     int result;  /* +1 A won, 0 draw, -1 B won */
     game_end end;
-    bool played; /* false: skipped, the SPRT had decided */
+    bool played; /* false: skipped, the SPRT had decided, or stopped */
+    bool stopped; /* the match was stopped while this game was under way */
     char note[1100]; /* END_TIME, END_ILLEGAL, END_FAILED: what happened */
     sow_err err;    /* sow's own failure (memory): ends the match */
 } game_rec;
@@ -389,6 +396,22 @@ static int south_score(const sow_game *g, const sow_pos *p, int sc)
 }
 
 /* Plays one game: A on r->a_side, after the opening in r. */
+/* Ctrl-C, SIGTERM, SIGHUP: stop the match (no game starts, the games under
+ * way are dropped at their next move) and summarise it; SA_RESETHAND lets
+ * a second one kill at once. */
+static sow_stop_flag stop_flag;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
+}
+
+static bool stopping(void)
+{
+    return __atomic_load_n(&stop_flag, __ATOMIC_RELAXED) != 0;
+}
+
 static void play(const match *m, seat *st, game_rec *r)
 {
     const sow_game *g = &m->cg->g;
@@ -428,6 +451,10 @@ static void play(const match *m, seat *st, game_rec *r)
     double left[2] = {m->tm.base, m->tm.base};
     r->end = END_RULES;
     while (!sow_over(g, &p) && r->n < MAX_GAME_PLIES) {
+        if (stopping()) {
+            r->stopped = true;
+            goto done;
+        }
         if (m->db && sow_seeds_on_board(g, &p) <= m->db->max_seeds) {
             sow_solution sol;
             if (sow_db_probe_root(m->db, g, &p, false, &sol) == SOW_OK) {
@@ -458,8 +485,12 @@ static void play(const match *m, seat *st, game_rec *r)
         } else {
             ok = analysis_move(m, s[k], k, &p, budget, &mv, r);
         }
-        if (!ok)
+        if (!ok) {
+            /* A terminal's Ctrl-C reaches the engines too: a move lost to
+             * it is the stop's, not the engine's failure. */
+            r->stopped = stopping();
             goto done;
+        }
         if (m->tm.base > 0) {
             left[k] -= cli_now() - t0;
             if (left[k] < -TIME_MARGIN) {
@@ -683,6 +714,7 @@ typedef struct match_tally {
                         half-points over the two (sow_sprt_llr_pairs) */
     sow_sprt_verdict verdict;
     bool failed;     /* sow itself failed in a game: the rest are skipped */
+    bool stopped;    /* a signal stopped the match (stop_flag) */
     double score, elo, lo, hi;
     bool wilson;     /* the interval is Wilson's (no spread in the scores) */
     int npairs;      /* openings played both ways */
@@ -750,11 +782,13 @@ static void match_play(const match *m, const match_args *o, const match_plan *p,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(p->njobs)
     for (int k = 0; k < p->ngames; k++) {
         if (__atomic_load_n(&t->verdict, __ATOMIC_RELAXED) != SOW_SPRT_CONTINUE ||
-            __atomic_load_n(&t->failed, __ATOMIC_RELAXED))
+            __atomic_load_n(&t->failed, __ATOMIC_RELAXED) || stopping())
             continue;
         play(m, &seats[omp_get_thread_num()], &rec[k]);
 #pragma omp critical(match_score)
-        {
+        if (rec[k].stopped && !rec[k].err) {
+            t->stopped = true;
+        } else {
             rec[k].played = true;
             if (rec[k].err) {
                 __atomic_store_n(&t->failed, true, __ATOMIC_RELAXED);
@@ -781,6 +815,7 @@ static void match_play(const match *m, const match_args *o, const match_plan *p,
         for (int k = 0; k < 2; k++)
             proc_stop(seats[j].pe[k]);
     free(seats);
+    t->stopped = t->stopped || stopping();
 }
 
 /* The score, the Elo interval, the paired margins and the SPRT's LLR. */
@@ -817,9 +852,9 @@ static void match_print_json(const match *m, const match_plan *p, const game_rec
     cli_fjson_string(stdout, m->e[0]->text);
     printf(",\"b\":");
     cli_fjson_string(stdout, m->e[1]->text);
-    printf(",\"games\":%d,\"played\":%d,\"wins\":%d,\"draws\":%d,\"losses\":%d,"
-           "\"score\":%.4f",
-           p->ngames, t->played, t->w, t->d, t->l, t->score);
+    printf(",\"games\":%d,\"played\":%d,\"stopped\":%s,\"wins\":%d,\"draws\":%d,"
+           "\"losses\":%d,\"score\":%.4f",
+           p->ngames, t->played, t->stopped ? "true" : "false", t->w, t->d, t->l, t->score);
     json_num("elo", t->elo);
     json_num("elo_low", t->lo);
     json_num("elo_high", t->hi);
@@ -859,8 +894,9 @@ static void match_print_json(const match *m, const match_plan *p, const game_rec
 static void match_print_text(const match *m, const match_plan *p, const game_rec *rec,
                              const match_tally *t)
 {
-    printf("%s: A (%s) vs B (%s), %d games\n", sow_game_name(m->cg->cfg.game), m->e[0]->text,
-           m->e[1]->text, t->played);
+    printf("%s: A (%s) vs B (%s), %d games%s\n", sow_game_name(m->cg->cfg.game),
+           m->e[0]->text, m->e[1]->text, t->played,
+           t->stopped ? " (stopped: the games under way were not counted)" : "");
     printf("A: %d %s, %d %s, %d %s; score %.3f; ", t->w, plural(t->w, "win", "wins"), t->d,
            plural(t->d, "draw", "draws"), t->l, plural(t->l, "loss", "losses"), t->score);
     if (t->played == 0)
@@ -949,6 +985,12 @@ int cmd_match(int argc, char **argv)
         rec[k].a_side = k % 2 ? SOW_NORTH : SOW_SOUTH;
     }
     match_tally t = {0};
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     match_play(&m, &o, &p, rec, &t);
     sow_db_close(db);
     for (int k = 0; k < p.ngames; k++) {
@@ -964,5 +1006,5 @@ int cmd_match(int argc, char **argv)
         free(p.lines[i]);
     free(p.lines);
     free(rec);
-    return 0;
+    return t.stopped ? 130 : 0;
 }
