@@ -97,8 +97,7 @@ static const char usage[] =
     "eval=25:10:50:50:0:200.\n"
     "\n"
     "JSON keys: game, pits, seeds, variant, a, b, games, played, stopped, wins,\n"
-    "draws,\n"
-    "losses, score, elo, elo_low, elo_high (null: unbounded, for a clean sweep\n"
+    "draws, losses, score, elo, elo_low, elo_high (null: unbounded, for a clean sweep\n"
     "elo too), interval (normal | wilson), pairs (openings played both ways),\n"
     "margin_mean, margin_se (A's final margin in seeds, the mean of each pair's\n"
     "two games, and its standard error; null if unknown; a game lost by a\n"
@@ -395,7 +394,6 @@ static int south_score(const sow_game *g, const sow_pos *p, int sc)
     return sow_pos_to_move(p) == SOW_SOUTH ? sc : -sc;
 }
 
-/* Plays one game: A on r->a_side, after the opening in r. */
 /* Ctrl-C, SIGTERM, SIGHUP: stop the match (no game starts, the games under
  * way are dropped at their next move) and summarise it; SA_RESETHAND lets
  * a second one kill at once. */
@@ -412,6 +410,7 @@ static bool stopping(void)
     return __atomic_load_n(&stop_flag, __ATOMIC_RELAXED) != 0;
 }
 
+/* Plays one game: A on r->a_side, after the opening in r. */
 static void play(const match *m, seat *st, game_rec *r)
 {
     const sow_game *g = &m->cg->g;

@@ -46,11 +46,17 @@ bool sow_db_cut(const sow_db *db)
     return db->priv->cut;
 }
 
+/* Is it past `deadline` (0: none), or is opt's *stop set? */
+static bool past(const sow_db_options *opt, double deadline)
+{
+    return (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) ||
+           (deadline > 0 && sow_retro_clock() >= deadline);
+}
+
 /* Is it past opt's deadline (or is *stop set)? */
 static bool time_up(const sow_db_options *opt)
 {
-    return (opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) ||
-           (opt->deadline > 0 && sow_retro_clock() >= opt->deadline);
+    return past(opt, opt->deadline);
 }
 
 /* Bytes a copy moves between two looks at the clock: a tenth of a second
@@ -66,8 +72,7 @@ static bool copy_in_time(sow_db *db, void *dst, const void *src, size_t n,
                          const sow_db_options *opt)
 {
     for (size_t o = 0; o < n; o += COPY_CHUNK) {
-        if ((opt->stop && __atomic_load_n(opt->stop, __ATOMIC_RELAXED)) ||
-            (opt->copy_deadline > 0 && sow_retro_clock() >= opt->copy_deadline)) {
+        if (past(opt, opt->copy_deadline)) {
             db->priv->copy_late = true;
             return false;
         }
