@@ -343,6 +343,18 @@ static inline int clean_draft(const sow_search *s, int depth, bool clean)
     return s->c.promote && clean && s->key.exact ? TT_DRAFT_EXACT : depth;
 }
 
+/* Does the depth-limited search give this extra turn (child ch, whose
+ * parent has cdepth plies left below it) its ply back? Only in the
+ * solver's own first-guess searches (free_extra), a few times a path: a
+ * horizon that cuts a turn in the middle scores a chain of extra turns at
+ * what its first move banked, and the moves such searches leave in the
+ * table order the exact search; unbounded, Congkak's relay chains blow it
+ * up (doc/experiments.md, "Free extra turns in the first guesses"). */
+static inline bool free_turn(const worker *w, const child *ch, int cdepth)
+{
+    return ch->sign > 0 && cdepth != TT_DRAFT_EXACT && w->extra < w->s->c.free_extra;
+}
+
 /* Searches the ordered children of the node (key, S seeds) in the window
  * (alpha, beta), alpha already raised to k->best. ABDADA (Weill 1996): every
  * thread searches the same tree; the first child is searched by all, but a
@@ -371,7 +383,8 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
         for (int j = 0; j < cnt; j++) {
             int ci = pass ? deferred[j] : k->ord[j];
             child *ch = &k->c[ci];
-            tt_key ck = leaves ? 0 : child_key(s, ch);
+            bool back = free_turn(w, ch, cdepth);
+            tt_key ck = leaves && !back ? 0 : child_key(s, ch);
             if (par && pass == 0 && j >= first && ch->seeds >= s->defer_min &&
                 busy_is(s, ck)) {
                 deferred[nd++] = (uint8_t)ci;
@@ -388,10 +401,12 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
                     continue;
                 }
             }
-            if (ch->sign > 0)
+            if (ch->sign > 0) {
+                w->extra += back;
                 v = ch->c0 + node(w, &ch->q, ch->seeds, ck, ch->anc, alpha - ch->c0,
-                                  beta - ch->c0, cdepth, cut);
-            else
+                                  beta - ch->c0, cdepth + back, cut);
+                w->extra -= back;
+            } else
                 v = ch->c0 - node(w, &ch->q, ch->seeds, ck, ch->anc, ch->c0 - beta,
                                   ch->c0 - alpha, cdepth, !cut);
             if (w->abort)

@@ -51,17 +51,19 @@ static mtd_job move_job(const rchild *c, int f, int est)
  * moves). False if stopped. */
 static bool move_estimates(sow_search *s, const rchild *c, int n, int *est)
 {
-    for (int k = 0; k < n; k++) {
+    bool ok = true;
+    s->c.free_extra = GUESS_FREE_EXTRA;
+    for (int k = 0; k < n && ok; k++) {
         int fq = 0;
         if (!search_known(s, NULL, 0, &c[k].q, &fq))
-            for (int d = 1; d <= MOVE_EST_DEPTH; d++) {
+            for (int d = 1; d <= MOVE_EST_DEPTH && ok; d++) {
                 fq = search_probe(s, NULL, 0, &c[k].q, -INF, INF, d);
-                if (fq == INF)
-                    return false;
+                ok = fq != INF;
             }
         est[k] = c[k].c0 + c[k].sign * fq;
     }
-    return true;
+    s->c.free_extra = 0;
+    return ok;
 }
 
 /* Every root move's value, one after the other, each an MTD(f) on every

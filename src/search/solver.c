@@ -34,6 +34,7 @@ void search_call_begin(sow_search *s, const char *phase)
         w->probes = w->hits = w->stores = w->oprobes = w->inexact = 0;
         w->abort = false; /* a stopped call's mark must not stop the next */
         w->seldepth = 0;
+        w->extra = 0;
         w->tstop = NULL;
         w->solo_end = 0;
     }

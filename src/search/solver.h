@@ -74,6 +74,7 @@ typedef struct worker {
      * a hashed key. A node whose count did not move is exactly solved. */
     uint64_t inexact;
     int ply;
+    int extra;    /* free extra turns taken on the current path (free_extra) */
     int seldepth; /* the deepest ply reached since the call began */
     sow_pos path[MAX_PLY]; /* the search path, kept only for games with cycles */
     hint *hints;           /* cycles only: path-dependent nodes' moves, 1 << HINT_BITS */
@@ -89,6 +90,12 @@ typedef struct worker {
  * that searches the same small tree side by side spends twice the CPU for
  * little gain (doc/experiments.md, "One thread first"). */
 #define SOLO_NODES ((uint64_t)1 << 16)
+
+/* The extra turns a path of the solver's first-guess searches takes
+ * without counting a ply (search_call.free_extra): 3, 4 and 6 measured,
+ * 4 best on the boards of over a million nodes (doc/experiments.md, "Free
+ * extra turns in the first guesses"). */
+#define GUESS_FREE_EXTRA 4
 
 /* One call's state: reset by search_call_begin, at the start of every
  * entry point (and by sow_search_tests_begin and search_analyse_begin for
@@ -132,6 +139,11 @@ typedef struct search_call {
      * exact solver's order. */
     bool heuristics;
     bool lmr_deep; /* with heuristics: order_lmr's deeper reductions */
+    /* The solver's own depth-limited searches (its first guesses and the
+     * moves they leave in the table, root.c and root_moves.c): how many
+     * extra turns a path may take without counting a ply (node.c,
+     * search_kids); 0 elsewhere, every move a ply. */
+    int free_extra;
 } search_call;
 
 struct sow_search {
