@@ -343,16 +343,17 @@ static inline int clean_draft(const sow_search *s, int depth, bool clean)
     return s->c.promote && clean && s->key.exact ? TT_DRAFT_EXACT : depth;
 }
 
-/* Does the depth-limited search give this extra turn (child ch, whose
- * parent has cdepth plies left below it) its ply back? Only in the
- * solver's own first-guess searches (free_extra), a few times a path: a
- * horizon that cuts a turn in the middle scores a chain of extra turns at
- * what its first move banked, and the moves such searches leave in the
- * table order the exact search; unbounded, Congkak's relay chains blow it
- * up (doc/experiments.md, "Free extra turns in the first guesses"). */
-static inline bool free_turn(const worker *w, const child *ch, int cdepth)
+/* May an extra turn below this node (its children cdepth plies deep) take
+ * its ply back? Only in the solver's own first-guess searches
+ * (free_extra), a few times a path: a horizon that cuts a turn in the
+ * middle scores a chain of extra turns at what its first move banked, and
+ * the moves such searches leave in the table order the exact search;
+ * unbounded, Congkak's relay chains blow it up (doc/experiments.md, "Free
+ * extra turns in the first guesses"). The same for every child: w->extra
+ * is back to the node's own after each. */
+static inline bool free_turns(const worker *w, int cdepth)
 {
-    return ch->sign > 0 && cdepth != TT_DRAFT_EXACT && w->extra < w->s->c.free_extra;
+    return cdepth != TT_DRAFT_EXACT && w->extra < w->s->c.free_extra;
 }
 
 /* Searches the ordered children of the node (key, S seeds) in the window
@@ -374,6 +375,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
     bool limited = order_limited(s, cdepth);
     bool lmr = limited && cdepth + 1 >= LMR_DEPTH;
     int lmr_r = order_lmr(s->c.lmr_deep, cdepth + 1); /* the node's, not each child's */
+    bool gives = free_turns(w, cdepth); /* extra turns take their ply back */
     uint8_t deferred[SOW_MAX_MOVES];
     int nd = 0;
     if (par)
@@ -383,7 +385,7 @@ static void search_kids(worker *w, kids *k, tt_key key, int S, int alpha, int be
         for (int j = 0; j < cnt; j++) {
             int ci = pass ? deferred[j] : k->ord[j];
             child *ch = &k->c[ci];
-            bool back = free_turn(w, ch, cdepth);
+            bool back = gives && ch->sign > 0;
             tt_key ck = leaves && !back ? 0 : child_key(s, ch);
             if (par && pass == 0 && j >= first && ch->seeds >= s->defer_min &&
                 busy_is(s, ck)) {

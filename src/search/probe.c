@@ -46,6 +46,14 @@ static void probe_team(sow_search *s, const sow_pos *anc, int nanc, const sow_po
     c->abdada = false;
 }
 
+int search_guess(sow_search *s, const sow_pos *x, int depth)
+{
+    s->c.free_extra = GUESS_FREE_EXTRA;
+    int v = search_probe(s, NULL, 0, x, -INF, INF, depth);
+    s->c.free_extra = 0;
+    return v;
+}
+
 int search_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int alpha,
                  int beta, int depth)
 {

@@ -127,15 +127,11 @@ static sow_err solve_value(sow_search *s, const sow_pos *p, sow_search_result *o
     int guess = 0, f0;
     s->c.pr.phase = "order";
     int pre = sow_i_seeds_on_board(g, p) >= PRE_MIN_SEEDS ? PRE_DEPTH : 0;
-    s->c.free_extra = GUESS_FREE_EXTRA;
     for (int d = 1; d <= pre && !search_known(s, NULL, 0, p, &f0); d++) {
-        guess = search_probe(s, NULL, 0, p, -INF, INF, d);
+        guess = search_guess(s, p, d);
         if (guess == INF)
-            break;
+            return search_error(s);
     }
-    s->c.free_extra = 0;
-    if (guess == INF)
-        return search_error(s);
     s->c.pr.phase = "value";
     int base = search_store_score(g, p);
     *f = search_mtd_all(s, p, guess, base, 1, &out->mtd_probes, true);

@@ -51,19 +51,17 @@ static mtd_job move_job(const rchild *c, int f, int est)
  * moves). False if stopped. */
 static bool move_estimates(sow_search *s, const rchild *c, int n, int *est)
 {
-    bool ok = true;
-    s->c.free_extra = GUESS_FREE_EXTRA;
-    for (int k = 0; k < n && ok; k++) {
+    for (int k = 0; k < n; k++) {
         int fq = 0;
         if (!search_known(s, NULL, 0, &c[k].q, &fq))
-            for (int d = 1; d <= MOVE_EST_DEPTH && ok; d++) {
-                fq = search_probe(s, NULL, 0, &c[k].q, -INF, INF, d);
-                ok = fq != INF;
+            for (int d = 1; d <= MOVE_EST_DEPTH; d++) {
+                fq = search_guess(s, &c[k].q, d);
+                if (fq == INF)
+                    return false;
             }
         est[k] = c[k].c0 + c[k].sign * fq;
     }
-    s->c.free_extra = 0;
-    return ok;
+    return true;
 }
 
 /* Every root move's value, one after the other, each an MTD(f) on every

@@ -140,7 +140,7 @@ typedef struct search_call {
     bool heuristics;
     bool lmr_deep; /* with heuristics: order_lmr's deeper reductions */
     /* The solver's own depth-limited searches (its first guesses and the
-     * moves they leave in the table, root.c and root_moves.c): how many
+     * moves they leave in the table: search_guess): how many
      * extra turns a path may take without counting a ply (node.c,
      * search_kids); 0 elsewhere, every move a ply. */
     int free_extra;
@@ -244,6 +244,11 @@ void search_fail(sow_search *s, sow_err e);
  * Returns INF on error (the call's err). */
 int search_probe(sow_search *s, const sow_pos *anc, int nanc, const sow_pos *x, int alpha,
                  int beta, int depth);
+
+/* One of the solver's first-guess searches: x (a root of its own) to
+ * `depth` plies, open window, GUESS_FREE_EXTRA extra turns a path free
+ * (search_call.free_extra). Returns INF on error. */
+int search_guess(sow_search *s, const sow_pos *x, int depth);
 
 /* One MTD(f): what differs between its uses. */
 typedef struct mtd_job {
