@@ -60,6 +60,25 @@ typedef struct sow_land {
     uint8_t byte, laps, k, start;
 } sow_land;
 
+/* The same sowing on a game whose ring holds the mover's store (Kalah,
+ * Chungkala), as the evaluation's move terms read it (src/search/
+ * eval_moves.c): what the store gets, and what a capture from the landing
+ * pit needs of the position. The capture fields are set only when the last
+ * seed lands in an own pit (else lone is 0 and pit, opp are 0):
+ *
+ *   gain   seeds the store gets: laps, + 1 if the k holes reach it
+ *   again  1 if the last seed lands in the store (an extra turn)
+ *   pit    the landing pit's byte
+ *   opp    the byte of the pit opposite it
+ *   oadd   seeds the sowing adds to that opposite pit
+ *   lone   bit 0: the landing pit then holds one seed if it held none
+ *          before (no lap, k > 0); bit 1: it holds one whatever it held
+ *          (the origin itself after exactly one lap)
+ */
+typedef struct sow_land_store {
+    uint8_t gain, again, pit, opp, oadd, lone, pad_[2];
+} sow_land_store;
+
 typedef struct sow_game {
     sow_config cfg;
     int m;                 /* pits per side */
@@ -92,6 +111,9 @@ typedef struct sow_game {
      * landing matters (the evaluation's move terms), so that the division
      * and the start rule are paid once, here. */
     sow_land land[SOW_MAX_PITS][SOW_MAX_TOTAL + 1];
+    /* land_store[i][s]: the same for a ring with the mover's store (all
+     * zeros on the other games). */
+    sow_land_store land_store[SOW_MAX_PITS][SOW_MAX_TOTAL + 1];
 } sow_game;
 
 const char *sow_game_name(sow_game_id id);

@@ -113,6 +113,24 @@ static void add_byte(uint64_t w[4], int byte)
     w[byte >> 3] += (uint64_t)1 << (8 * (byte & 7));
 }
 
+/* land_store[i][s] (sow/game.h) for laps and k of s seeds from own pit i:
+ * ring holes 0..m-1 are the own pits, m the store, then the opponent's
+ * pits; the opposite of own pit r is hole 2m - r, among the k holes after
+ * i when 2m - r - i - 1 < k (never a wrap: r, i < m). */
+static sow_land_store land_store(const sow_game *g, int i, unsigned laps, unsigned k)
+{
+    int m = g->m, h = (int)((unsigned)i + k) % g->ring_len;
+    sow_land_store e = {.gain = (uint8_t)(laps + (k > 0 && i + (int)k >= m)),
+                        .again = i + (int)k == m};
+    if (h < m) {
+        e.pit = (uint8_t)h;
+        e.opp = (uint8_t)(SOW_HALF + m - 1 - h);
+        e.oadd = (uint8_t)(laps + (2 * m - h - i - 1 < (int)k));
+        e.lone = (uint8_t)((k != 0 && laps == 0) | (k == 0 && laps == 1) << 1);
+    }
+    return e;
+}
+
 sow_err sow_game_init(sow_game *g, const sow_config *c)
 {
     sow_err e = sow_config_check(c);
@@ -185,6 +203,8 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
             g->land[i][s] = (sow_land){.byte = g->ring_byte[(start + k) % (unsigned)L],
                                        .laps = (uint8_t)laps, .k = (uint8_t)k,
                                        .start = (uint8_t)start};
+            if (g->ring_has_store)
+                g->land_store[i][s] = land_store(g, i, laps, k);
         }
     return SOW_OK;
 }

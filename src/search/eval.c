@@ -62,9 +62,12 @@ void sow_eval_default(const sow_game *g, sow_eval_params *out)
  * (pits and stores). */
 static void side_terms(const sow_game *g, const sow_pos *p, int all, int t[SOW_EVAL_TERMS])
 {
+    sow_pos q = *p;
+    sow_pos_swap(&q);
+    unsigned own = sow_i_pit_mask(g, p), opp = sow_i_pit_mask(g, &q);
     t[SOW_EVAL_ROW] = sow_i_row_sum(g, p, 0);
-    t[SOW_EVAL_MOBILITY] = __builtin_popcount(sow_i_pit_mask(g, p));
-    eval_move_terms(g, p, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
+    t[SOW_EVAL_MOBILITY] = __builtin_popcount(own);
+    eval_move_terms(g, p, own, opp, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
     t[SOW_EVAL_TUZDIK] = p->b[SOW_B_TUZDIK] != 0;
     t[SOW_EVAL_DECIDED] = 2 * p->b[SOW_B_STORE] > all;
 }
@@ -100,15 +103,15 @@ int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
     int all = all_seeds(g, p), v = 0;
     sow_pos q = *p;
     sow_pos_swap(&q);
+    unsigned own = sow_i_pit_mask(g, p), opp = sow_i_pit_mask(g, &q);
     if (w->row)
         v += w->row * (sow_i_row_sum(g, p, 0) - sow_i_row_sum(g, p, 1));
     if (w->mobility)
-        v += w->mobility * (__builtin_popcount(sow_i_pit_mask(g, p)) -
-                            __builtin_popcount(sow_i_pit_mask(g, &q)));
+        v += w->mobility * (__builtin_popcount(own) - __builtin_popcount(opp));
     if (w->extra || w->capture) {
         int e0, c0, e1, c1;
-        eval_move_terms(g, p, &e0, &c0);
-        eval_move_terms(g, &q, &e1, &c1);
+        eval_move_terms(g, p, own, opp, &e0, &c0);
+        eval_move_terms(g, &q, opp, own, &e1, &c1);
         v += w->extra * (e0 - e1) + w->capture * (c0 - c1);
     }
     if (w->tuzdik)

@@ -12,8 +12,10 @@
 
 /* The mover's move terms of p: *extra, her moves that end in her store
  * (and leave the game on); *gain, the most seeds one move banks (sweep
- * included). */
-void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain);
+ * included). own, opp: the pit masks (sow_i_pit_mask) of p and of p
+ * swapped, which the caller has. */
+void eval_move_terms(const sow_game *g, const sow_pos *p, unsigned own, unsigned opp, int *extra,
+                     int *gain);
 
 /* Weights fitted against exact values for one game's boards of m pits
  * (m 0: any m). The table ends with an entry of game SOW_GAME_COUNT. */

@@ -43,29 +43,25 @@ static inline int after(const sow_game *g, const sow_pos *p, int b, int from, in
 
 /* Store games (Kalah, Chungkala): what the mover's store gains by sowing
  * pit i, and whether the last seed lands in it (*again). From the game's
- * landing table, as Toguz's, and without branches (doc/experiments.md,
- * "The store games' move terms without branches"). The k holes after pit i reach the store (hole m) when i + k >= m, end in it
- * when i + k == m. A capture needs the landing pit r to hold one seed
- * after the sowing: empty before and no lap (k > 0, r != i), or the
- * origin itself after exactly one lap (k == 0). The opposite pit is ring
- * hole 2m - r, among the k holes when 2m - r - i - 1 < k (no wrap: r and
- * i are below m, the ring has 2m + 1 holes). */
+ * landing table for store games (sow_land_store: the store's gain, the
+ * landing pit, its opposite and what the sowing adds there, all per pit
+ * and count), and without branches (doc/experiments.md, "The store games'
+ * move terms without branches", "... from a table"). A capture needs the
+ * landing pit to hold one seed after the sowing (lone) and, but on
+ * empty-capture boards, seeds opposite. */
 static inline int store_gain(const sow_game *g, const sow_pos *p, int i, bool capture,
                              int *again)
 {
-    int m = g->m;
-    sow_land e = g->land[i][p->b[i]];
-    int laps = e.laps, k = e.k, r = e.byte;
-    *again = i + k == m;
-    int gain = laps + ((k > 0) & (i + k >= m));
+    const sow_land_store *e = &g->land_store[i][p->b[i]];
+    *again = e->again;
     if (!capture)
-        return gain;
+        return e->gain;
     /* No branches: which way each would go is the position's, and a
      * mispredicted one costs more than the arithmetic. */
-    int c = p->b[SOW_HALF + m - 1 - (r & (SOW_HALF - 1))] + laps + (2 * m - r - i - 1 < k);
-    int lone = ((k != 0) & (p->b[r] == 0) & (laps == 0)) | ((k == 0) & (laps == 1));
-    int take = lone & (r < m) & ((c != 0) | g->capture_empty);
-    return gain + ((1 + c) & -take);
+    int c = p->b[e->opp] + e->oadd;
+    int lone = (e->lone >> 1) | (e->lone & (p->b[e->pit] == 0));
+    int take = lone & ((c != 0) | g->capture_empty);
+    return e->gain + ((1 + c) & -take);
 }
 
 /* Toguz: what the mover's kazan gains by sowing pit i, the better of the
@@ -111,12 +107,9 @@ static void move_terms_made(const sow_game *g, const sow_pos *p, int *extra, int
     }
 }
 
-void eval_move_terms(const sow_game *g, const sow_pos *p, int *extra, int *gain)
+void eval_move_terms(const sow_game *g, const sow_pos *p, unsigned own, unsigned opp, int *extra,
+                     int *gain)
 {
-    unsigned own = sow_i_pit_mask(g, p);
-    sow_pos q = *p;
-    sow_pos_swap(&q);
-    unsigned opp = sow_i_pit_mask(g, &q);
     if (g->landing == SOW_LAND_RELAY ||
         (g->landing != SOW_LAND_TOGUZ && !g->ring_has_store) ||
         __builtin_popcount(own) <= 2 || __builtin_popcount(opp) <= 1) {
