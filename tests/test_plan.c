@@ -1322,10 +1322,18 @@ static void test_analysis_db(void **state)
 static void test_analysis_in_place(void **state)
 {
     (void)state;
-    assert_true(sow_plan_copy_pays(1, 1 / (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) * 1.01));
-    assert_false(sow_plan_copy_pays(1, 1 / (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) * 0.99));
-    assert_false(sow_plan_copy_pays(0, INFINITY));
-    assert_true(sow_plan_copy_pays(0, 0.01));
+    const double slow[] = {SOW_PLAN_IN_PLACE_SLOWDOWN, SOW_PLAN_ANALYSIS_IN_PLACE_SLOWDOWN};
+    for (int i = 0; i < 2; i++) {
+        assert_true(sow_plan_copy_pays(1, 1 / (slow[i] - 1) * 1.01, slow[i]));
+        assert_false(sow_plan_copy_pays(1, 1 / (slow[i] - 1) * 0.99, slow[i]));
+        assert_false(sow_plan_copy_pays(0, INFINITY, slow[i]));
+        assert_true(sow_plan_copy_pays(0, 0.01, slow[i]));
+    }
+    /* A 5 s analysis does not copy what a 5 s solve would (a 612 MB
+     * store, Kalah(6) to 24 seeds, at the modelled copy rate). */
+    double copy = 612e6 / SOW_PLAN_COPY_RATE;
+    assert_true(sow_plan_copy_pays(copy, 5, SOW_PLAN_IN_PLACE_SLOWDOWN));
+    assert_false(sow_plan_copy_pays(copy, 5, SOW_PLAN_ANALYSIS_IN_PLACE_SLOWDOWN));
     sow_game g;
     game_of(&g, SOW_KALAH, 6, 4, 0);
     sow_limits lim = {.memory = 4096 * MB, .threads = 1, .tt_mb = 64, .time_limit = 20};

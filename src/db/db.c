@@ -340,8 +340,10 @@ static void hold_int8(int k, const sow_db_options *opt, sow_db *db)
     sow_db_priv *pv = db->priv;
     size_t n = (size_t)pv->entries[k];
     db->table[k] = pv->map[k].data;
-    if (opt->in_place || pv->copy_late)
+    if (opt->in_place || pv->copy_late) {
+        sow_db_file_read_ahead(&pv->map[k]);
         return;
+    }
     /* Probes are random: in the file's 4 KB pages nearly each one also
      * misses the TLB. A copy in huge pages spares most of those misses. */
     int8_t *t = (int8_t *)sow_huge_alloc(n, &pv->own[k]);
@@ -381,6 +383,8 @@ static sow_err hold_packed(int k, const void *data, size_t size, const sow_db_op
         sow_huge_free(&pv->packed[k]);
         copy = NULL;
     }
+    if (!copy)
+        sow_db_file_read_ahead(&pv->map[k]);
     if (copy) {
         mprotect(copy, size, PROT_READ);
         sow_db_file_unmap(&pv->map[k]);

@@ -361,6 +361,14 @@ sow_err sow_db_file_map(const char *path, sow_db_check check, sow_db_header *h,
     return SOW_OK;
 }
 
+void sow_db_file_read_ahead(const sow_db_map *map)
+{
+    /* Asynchronous: the kernel queues the reads and returns; a probe that
+     * gets there first waits for its page only, as it would have anyway. */
+    if (map->base)
+        madvise(map->base, map->len, MADV_WILLNEED);
+}
+
 void sow_db_file_unmap(sow_db_map *map)
 {
     if (map->base)

@@ -40,6 +40,9 @@ typedef enum { SOW_DB_CHECK_HEADER, SOW_DB_CHECK_ONCE, SOW_DB_CHECK_FULL } sow_d
 sow_err sow_db_file_map(const char *path, sow_db_check check, sow_db_header *h,
                         sow_db_map *map, char *why, size_t why_size);
 void sow_db_file_unmap(sow_db_map *map);
+/* Asks the kernel to read a mapped file into the page cache behind the
+ * probes of a database held in place (MADV_WILLNEED: it does not wait). */
+void sow_db_file_read_ahead(const sow_db_map *map);
 
 /* Does the header describe seed count k of g's database? SOW_E_MISMATCH
  * (or SOW_E_FORMAT) with a reason if not. */

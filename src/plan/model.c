@@ -225,16 +225,16 @@ double plan_copy_seconds(const sow_game *g, const sow_limits *lim, int k, int ha
     return bytes == UINT64_MAX ? INFINITY : (double)bytes / SOW_PLAN_COPY_RATE;
 }
 
-bool sow_plan_copy_pays(double copy, double search)
+bool sow_plan_copy_pays(double copy, double search, double slowdown)
 {
-    return isfinite(search) && search * (SOW_PLAN_IN_PLACE_SLOWDOWN - 1) > copy;
+    return isfinite(search) && search * (slowdown - 1) > copy;
 }
 
 /* A search of `search` seconds over a database whose copy costs `copy`:
  * copied or in place, whichever the model says is shorter. */
 double plan_opened_search(double copy, double search)
 {
-    return sow_plan_copy_pays(copy, search) ? copy + search
+    return sow_plan_copy_pays(copy, search, SOW_PLAN_IN_PLACE_SLOWDOWN) ? copy + search
                                             : search * SOW_PLAN_IN_PLACE_SLOWDOWN;
 }
 

@@ -449,7 +449,8 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
         /* The search the copy would serve: the model's, at most the time. */
         double search = plan_search_cost(g, out->board_seeds, k, L->threads, L->value_only);
         out->db_copy_seconds = plan_copy_seconds(g, L, k, out->db_files);
-        out->db_in_place = !sow_plan_copy_pays(out->db_copy_seconds, fmin(search, left));
+        out->db_in_place = !sow_plan_copy_pays(out->db_copy_seconds, fmin(search, left),
+                                               SOW_PLAN_IN_PLACE_SLOWDOWN);
     }
     if (!out->root_in_db && !sow_search_exact(g, pos))
         return sow_fail(why, why_size, SOW_E_LIMIT,
@@ -556,7 +557,8 @@ sow_err sow_plan_analysis(const sow_game *g, const sow_pos *pos, const sow_limit
         /* The analysis searches for its time; without one the question is
          * a depth or node limit, of unknown length: in place. */
         out->db_copy_seconds = plan_copy_seconds(g, &out->limits, k, probe.db_files);
-        out->db_in_place = !sow_plan_copy_pays(out->db_copy_seconds, left);
+        out->db_in_place = !sow_plan_copy_pays(out->db_copy_seconds, left,
+                                               SOW_PLAN_ANALYSIS_IN_PLACE_SLOWDOWN);
     }
     return SOW_OK;
 }
