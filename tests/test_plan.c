@@ -1460,7 +1460,7 @@ static void test_open_in_place(void **state)
     assert_int_equal(opens_in_place(&g, &p, dir), p.db_in_place);
     /* An analysis long enough to earn the copy back copies; a shorter one
      * (here so short that its time is gone at once) probes in place. */
-    double even = copy / (SOW_PLAN_IN_PLACE_SLOWDOWN - 1);
+    double even = copy / (SOW_PLAN_ANALYSIS_IN_PLACE_SLOWDOWN - 1);
     lim.time_limit = 1000 * even;
     p = analysis(&g, &lim, SOW_OK);
     assert_true(p.db_seeds == 12 && !p.root_in_db && !p.db_in_place);

@@ -73,6 +73,11 @@ typedef struct sow_db_options {
     bool in_place;             /* probe loaded files where they are mapped
                                   (4 KB pages) instead of copying them into
                                   huge pages: for a few probes only */
+    bool read_ahead;           /* levels probed where they are mapped
+                                  (in_place, or past copy_deadline): ask
+                                  the kernel to read their files into the
+                                  page cache behind the probes
+                                  (MADV_WILLNEED, asynchronous) */
     const sow_stop_flag *stop; /* if set while building or waiting for a
                                   file's lock: SOW_E_INTERRUPTED */
     bool make_dir;             /* with a dir: create it (one level) if it is

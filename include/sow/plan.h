@@ -72,6 +72,11 @@ typedef struct sow_limits {
 #define SOW_PLAN_COPY_RATE 4e8
 #define SOW_PLAN_IN_PLACE_SLOWDOWN 1.4
 #define SOW_PLAN_ANALYSIS_IN_PLACE_SLOWDOWN 1.1
+/* A database held in place is read ahead by the kernel (sow_db_options.
+ * read_ahead) when its files would be read in its time left at this rate
+ * (bytes a second: 612 MB in 1.88 s from this machine's disk), and not
+ * for a root the database answers with one probe. */
+#define SOW_PLAN_READ_RATE 3e8
 
 /* Does a copy of `copy` seconds pay for itself over a search of `search`
  * seconds (INFINITY: unknown, a depth or node limit: no) that takes

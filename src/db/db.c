@@ -341,7 +341,8 @@ static void hold_int8(int k, const sow_db_options *opt, sow_db *db)
     size_t n = (size_t)pv->entries[k];
     db->table[k] = pv->map[k].data;
     if (opt->in_place || pv->copy_late) {
-        sow_db_file_read_ahead(&pv->map[k]);
+        if (opt->read_ahead)
+            sow_db_file_read_ahead(&pv->map[k]);
         return;
     }
     /* Probes are random: in the file's 4 KB pages nearly each one also
@@ -383,7 +384,7 @@ static sow_err hold_packed(int k, const void *data, size_t size, const sow_db_op
         sow_huge_free(&pv->packed[k]);
         copy = NULL;
     }
-    if (!copy)
+    if (!copy && opt->read_ahead)
         sow_db_file_read_ahead(&pv->map[k]);
     if (copy) {
         mprotect(copy, size, PROT_READ);

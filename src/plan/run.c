@@ -617,6 +617,8 @@ sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,
         .threads = L->threads,
         .memory = plan->db_budget,
         .in_place = plan->root_in_db || plan->db_in_place,
+        .read_ahead = !plan->root_in_db && isfinite(left) &&
+                      (double)plan->db_bytes <= SOW_PLAN_READ_RATE * left,
         .progress = cb->db_progress,
         .progress_ctx = cb->ctx,
         .stop = L->stop,
