@@ -46,7 +46,7 @@ static inline int after(const sow_game *g, const sow_pos *p, int b, int from, in
  * landing table for store games (sow_land_store: the store's gain, the
  * landing pit, its opposite and what the sowing adds there, all per pit
  * and count), and without branches (doc/experiments.md, "The store games'
- * move terms without branches", "... from a table"). A capture needs the
+ * move terms without branches" and "... from a table"). A capture needs the
  * landing pit to hold one seed after the sowing (lone) and, but on
  * empty-capture boards, seeds opposite. */
 static inline int store_gain(const sow_game *g, const sow_pos *p, int i, bool capture,
