@@ -340,14 +340,10 @@ static void hold_int8(int k, const sow_db_options *opt, sow_db *db)
     sow_db_priv *pv = db->priv;
     size_t n = (size_t)pv->entries[k];
     db->table[k] = pv->map[k].data;
-    if (opt->in_place || pv->copy_late) {
-        if (opt->read_ahead)
-            sow_db_file_read_ahead(&pv->map[k]);
-        return;
-    }
     /* Probes are random: in the file's 4 KB pages nearly each one also
      * misses the TLB. A copy in huge pages spares most of those misses. */
-    int8_t *t = (int8_t *)sow_huge_alloc(n, &pv->own[k]);
+    int8_t *t = opt->in_place || pv->copy_late ? NULL
+                                               : (int8_t *)sow_huge_alloc(n, &pv->own[k]);
     if (t && !copy_in_time(db, t, pv->map[k].data, n, opt)) {
         sow_huge_free(&pv->own[k]);
         t = NULL;
@@ -356,6 +352,8 @@ static void hold_int8(int k, const sow_db_options *opt, sow_db *db)
         mprotect(t, n, PROT_READ);
         sow_db_file_unmap(&pv->map[k]);
         db->table[k] = t;
+    } else if (opt->read_ahead) {
+        sow_db_file_read_ahead(&pv->map[k]);
     }
 }
 
@@ -384,13 +382,13 @@ static sow_err hold_packed(int k, const void *data, size_t size, const sow_db_op
         sow_huge_free(&pv->packed[k]);
         copy = NULL;
     }
-    if (!copy && opt->read_ahead)
-        sow_db_file_read_ahead(&pv->map[k]);
     if (copy) {
         mprotect(copy, size, PROT_READ);
         sow_db_file_unmap(&pv->map[k]);
         e = sow_pack_view(copy, size, db->m, k, pv->entries[k], &pv->view[k], why, why_size);
         assert(e == SOW_OK);
+    } else if (opt->read_ahead) {
+        sow_db_file_read_ahead(&pv->map[k]);
     }
     pv->packed_size[k] = size;
     db->pack[k] = &pv->view[k];

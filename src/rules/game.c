@@ -113,22 +113,22 @@ static void add_byte(uint64_t w[4], int byte)
     w[byte >> 3] += (uint64_t)1 << (8 * (byte & 7));
 }
 
-/* land_store[i][s] (sow/game.h) for laps and k of s seeds from own pit i:
- * ring holes 0..m-1 are the own pits, m the store, then the opponent's
- * pits; the opposite of own pit r is hole 2m - r, among the k holes after
- * i when 2m - r - i - 1 < k (never a wrap: r, i < m). */
-static sow_land_store land_store(const sow_game *g, int i, unsigned laps, unsigned k)
+/* land_store[i][s] (sow/game.h) from land[i][s] = e, on a ring with the
+ * store: ring holes 0..m-1 are the own pits (bytes 0..m-1), m the store,
+ * then the opponent's pits; the opposite of own pit r is hole 2m - r,
+ * among the k holes after i when 2m - r - i - 1 < k (never a wrap: r,
+ * i < m). */
+static sow_land_store land_store(const sow_game *g, int i, sow_land e)
 {
-    int m = g->m, h = (int)((unsigned)i + k) % g->ring_len;
-    sow_land_store e = {.gain = (uint8_t)(laps + (k > 0 && i + (int)k >= m)),
-                        .again = i + (int)k == m};
-    if (h < m) {
-        e.pit = (uint8_t)h;
-        e.opp = (uint8_t)(SOW_HALF + m - 1 - h);
-        e.oadd = (uint8_t)(laps + (2 * m - h - i - 1 < (int)k));
-        e.lone = (uint8_t)((k != 0 && laps == 0) | (k == 0 && laps == 1) << 1);
+    int m = g->m, k = e.k, laps = e.laps, r = e.byte;
+    sow_land_store o = {.gain = (uint8_t)(laps + (k > 0 && i + k >= m)), .again = i + k == m};
+    if (r < m) {
+        o.pit = (uint8_t)r;
+        o.opp = (uint8_t)(SOW_HALF + m - 1 - r);
+        o.oadd = (uint8_t)(laps + (2 * m - r - i - 1 < k));
+        o.lone = (uint8_t)((k != 0 && laps == 0) | (k == 0 && laps == 1) << 1);
     }
-    return e;
+    return o;
 }
 
 sow_err sow_game_init(sow_game *g, const sow_config *c)
@@ -204,7 +204,7 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
                                        .laps = (uint8_t)laps, .k = (uint8_t)k,
                                        .start = (uint8_t)start};
             if (g->ring_has_store)
-                g->land_store[i][s] = land_store(g, i, laps, k);
+                g->land_store[i][s] = land_store(g, i, g->land[i][s]);
         }
     return SOW_OK;
 }

@@ -58,13 +58,11 @@ void sow_eval_default(const sow_game *g, sow_eval_params *out)
     sow_eval_applicable(g, out);
 }
 
-/* The half-0 player's (p's mover's) terms; `all` is every seed of the game
- * (pits and stores). */
-static void side_terms(const sow_game *g, const sow_pos *p, int all, int t[SOW_EVAL_TERMS])
+/* The half-0 player's (p's mover's) terms; own, opp: the pit masks of p
+ * and of p swapped; `all` is every seed of the game (pits and stores). */
+static void side_terms(const sow_game *g, const sow_pos *p, unsigned own, unsigned opp, int all,
+                       int t[SOW_EVAL_TERMS])
 {
-    sow_pos q = *p;
-    sow_pos_swap(&q);
-    unsigned own = sow_i_pit_mask(g, p), opp = sow_i_pit_mask(g, &q);
     t[SOW_EVAL_ROW] = sow_i_row_sum(g, p, 0);
     t[SOW_EVAL_MOBILITY] = __builtin_popcount(own);
     eval_move_terms(g, p, own, opp, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
@@ -82,8 +80,9 @@ void sow_eval_terms(const sow_game *g, const sow_pos *p, int out[SOW_EVAL_TERMS]
     int a[SOW_EVAL_TERMS], b[SOW_EVAL_TERMS], all = all_seeds(g, p);
     sow_pos q = *p;
     sow_pos_swap(&q);
-    side_terms(g, p, all, a);
-    side_terms(g, &q, all, b);
+    unsigned own = sow_i_pit_mask(g, p), opp = sow_i_pit_mask(g, &q);
+    side_terms(g, p, own, opp, all, a);
+    side_terms(g, &q, opp, own, all, b);
     for (int k = 0; k < SOW_EVAL_TERMS; k++)
         out[k] = a[k] - b[k];
 }
