@@ -1,5 +1,6 @@
 /* eval_ref.h - the evaluation as it was before the landing holes (every
- * move made, through the public rules API): the definition that
+ * move made, through the public rules API; the tuzdik's term per seed on
+ * the board since 2026-12-06): the definition that
  * tests/test_eval.c checks sow_eval against and that bench/eval_bench.c
  * times it against. Test and bench code only, never the library. */
 #ifndef SOW_TESTS_EVAL_REF_H
@@ -20,8 +21,8 @@ static inline int eval_ref_side(const sow_game *g, const sow_pos *p, const sow_e
         mob += p->b[i] > 0;
     }
     v += w->row * row + w->mobility * mob;
-    if (w->tuzdik && p->b[SOW_B_TUZDIK])
-        v += w->tuzdik;
+    if (w->tuzdik && p->b[SOW_B_TUZDIK]) /* a share of every seed still to be sown */
+        v += w->tuzdik * sow_seeds_on_board(g, p);
     if (w->decided && 2 * p->b[SOW_B_STORE] > all)
         v += w->decided;
     sow_move ms[SOW_MAX_MOVES];

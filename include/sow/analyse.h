@@ -30,14 +30,16 @@
  *              store): a free tempo
  *   capture    each seed the best single move banks (captures, tuzdik
  *              claims, seeds sown into her store): the threat now on board
- *   tuzdik     holding a tuzdik (sow_game.tuzdik): it banks every seed
- *              sown into it for the rest of the game
+ *   tuzdik     each seed on the board while the player holds a tuzdik
+ *              (sow_game.tuzdik): it banks every seed sown into it for the
+ *              rest of the game, a share of the seeds still to be sown
  *   decided    a store holding more than half of all seeds (Toguz's 82 of
  *              162; any game whose stores only grow): the game is won
  * The weights were chosen by `sow match` results (doc/experiments.md,
- * "Evaluation weights by match results"; results/match.md): each term
- * either won games or was neutral, and the row term is off where rows are
- * not swept (on Chungkala it loses badly).
+ * "Evaluation weights by match results" and "Toguz weights by matches";
+ * results/match.md, results/strength.md): each term either won games or
+ * was neutral, and the row term is off where rows are not swept (on
+ * Chungkala it loses badly).
  */
 #ifndef SOW_ANALYSE_H
 #define SOW_ANALYSE_H

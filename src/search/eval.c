@@ -4,13 +4,26 @@
 
 /* The weights before the fit, hundredths of a seed, for a board the fit
  * did not cover; the matches that chose them (an ablation per term):
- * doc/experiments.md, "Evaluation weights by match results". */
+ * doc/experiments.md, "Evaluation weights by match results". The tuzdik's
+ * is per seed on the board: a tuzdik banks a share of the seeds still to
+ * be sown (doc/experiments.md, "Toguz weights by matches"). */
 #define W_ROW 25
 #define W_MOBILITY 10
 #define W_EXTRA 50
 #define W_CAPTURE 50
-#define W_TUZDIK 300
+#define W_TUZDIK 25
 #define W_DECIDED 200
+
+/* Weights chosen by matches where they beat both the hand weights and the
+ * fit, keyed like eval_fitted (the game table's id and m): Toguz 9x9's
+ * fit, on its endgame databases' positions, lost its match, and a grid
+ * of fixed-depth matches found these (doc/experiments.md, "Toguz weights
+ * by matches"; results/strength.md). Looked up before the fit. */
+static const eval_fit eval_matched[] = {
+    {.game = SOW_TOGUZ, .m = 9,
+     .w = {.row = 10, .mobility = 150, .extra = 0, .capture = 25, .tuzdik = 25, .decided = 200}},
+    {.game = SOW_GAME_COUNT},
+};
 
 void sow_eval_hand(const sow_game *g, sow_eval_params *out)
 {
@@ -33,11 +46,18 @@ void sow_eval_applicable(const sow_game *g, sow_eval_params *w)
         w->tuzdik = 0;
 }
 
-/* The fitted entry for g's game and pit count, else the game's entry for
- * any m, else the hand weights. Keyed by the game table's id and m, never
- * by a name; the terms that do not apply to g's rules stay 0. */
+/* The matched entry for g's game and pit count, else the fitted one, else
+ * the game's fitted entry for any m, else the hand weights. Keyed by the
+ * game table's id and m, never by a name; the terms that do not apply to
+ * g's rules stay 0. */
 void sow_eval_default(const sow_game *g, sow_eval_params *out)
 {
+    for (const eval_fit *f = eval_matched; f->game != SOW_GAME_COUNT; f++)
+        if (f->game == g->cfg.game && f->m == g->m) {
+            *out = f->w;
+            sow_eval_applicable(g, out);
+            return;
+        }
     const eval_fit *any = NULL;
     for (const eval_fit *f = eval_fitted; f->game != SOW_GAME_COUNT; f++) {
         if (f->game != g->cfg.game)
@@ -66,7 +86,7 @@ static void side_terms(const sow_game *g, const sow_pos *p, unsigned own, unsign
     t[SOW_EVAL_ROW] = sow_i_row_sum(g, p, 0);
     t[SOW_EVAL_MOBILITY] = __builtin_popcount(own);
     eval_move_terms(g, p, own, opp, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
-    t[SOW_EVAL_TUZDIK] = p->b[SOW_B_TUZDIK] != 0;
+    t[SOW_EVAL_TUZDIK] = (p->b[SOW_B_TUZDIK] != 0) * sow_i_seeds_on_board(g, p);
     t[SOW_EVAL_DECIDED] = 2 * p->b[SOW_B_STORE] > all;
 }
 
@@ -114,7 +134,8 @@ int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
         v += w->extra * (e0 - e1) + w->capture * (c0 - c1);
     }
     if (w->tuzdik)
-        v += w->tuzdik * ((p->b[SOW_B_TUZDIK] != 0) - (p->b[SOW_HALF + SOW_B_TUZDIK] != 0));
+        v += w->tuzdik * ((p->b[SOW_B_TUZDIK] != 0) - (p->b[SOW_HALF + SOW_B_TUZDIK] != 0)) *
+             (all - p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]);
     if (w->decided)
         v += w->decided *
              ((2 * p->b[SOW_B_STORE] > all) - (2 * p->b[SOW_HALF + SOW_B_STORE] > all));
