@@ -86,7 +86,8 @@ static void side_terms(const sow_game *g, const sow_pos *p, unsigned own, unsign
     t[SOW_EVAL_ROW] = sow_i_row_sum(g, p, 0);
     t[SOW_EVAL_MOBILITY] = __builtin_popcount(own);
     eval_move_terms(g, p, own, opp, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
-    t[SOW_EVAL_TUZDIK] = (p->b[SOW_B_TUZDIK] != 0) * sow_i_seeds_on_board(g, p);
+    t[SOW_EVAL_TUZDIK] =
+        (p->b[SOW_B_TUZDIK] != 0) * (all - p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]);
     t[SOW_EVAL_DECIDED] = 2 * p->b[SOW_B_STORE] > all;
 }
 
