@@ -11,6 +11,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,6 +81,15 @@ def legal_moves(game_args, moves):
 def main():
     store = tempfile.mkdtemp(prefix="sow-engine-test-")
     os.environ["SOW_DB"] = store
+    try:
+        run(store)
+    finally:
+        shutil.rmtree(store, ignore_errors=True)
+    print("engine protocol:", "ok" if failures == 0 else f"{failures} failures")
+    sys.exit(1 if failures else 0)
+
+
+def run(store):
     e = Engine("--threads", "1", "--memory", "256")
 
     # Handshake.
@@ -233,8 +243,6 @@ def main():
     check("option name Reductions type combo default deep var game var one var deep"
           in r.stdout.splitlines(), f"--reductions deep: {r.stdout}")
 
-    print("engine protocol:", "ok" if failures == 0 else f"{failures} failures")
-    sys.exit(1 if failures else 0)
 
 
 main()

@@ -14,15 +14,25 @@ told apart), one "to move" line a turn, another turn, the true reason of
 the end (Kalah's sweep, Toguz's 82), and Ctrl-C at the prompt, while the
 computer thinks, twice, and with input that is not a terminal: the record
 saved replays to the position the game was in."""
+import atexit
 import json
 import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+
+def scratch():
+    """A temporary folder, removed when the test ends."""
+    d = tempfile.mkdtemp(prefix="sow-pty-test-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
 
 SOW = os.path.abspath(sys.argv[1])  # the Ctrl-C tests run in a folder of their own
 failures = 0
@@ -41,9 +51,12 @@ class Term:
     def __init__(self, args, cwd=None):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            if cwd:
-                os.chdir(cwd)
-            os.execv(SOW, [SOW] + args)
+            try:
+                if cwd:
+                    os.chdir(cwd)
+                os.execv(SOW, [SOW] + args)
+            finally:
+                os._exit(127)  # never the parent's exit handlers (they remove folders)
         self.buf = ""
 
     def read_until(self, pattern, timeout=60):
@@ -98,7 +111,7 @@ def legal(screen):
 
 
 def whole_game():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch()
     rec = os.path.join(tmp, "game.txt")
     t = Term(["play", "chungkala", "--pits", "4", "--seeds", "3", "--interactive",
               "--seed", "7", "--time", "20"])
@@ -312,7 +325,7 @@ def replay_position(game_args, record):
 
 
 def ctrl_c_at_prompt():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch()
     rec = os.path.join(tmp, "kept.txt")
     args = ["chungkala", "--pits", "4", "--seeds", "3"]
     t = Term(["play"] + args + ["--interactive", "--seed", "3", "--save", rec], cwd=tmp)
@@ -335,7 +348,7 @@ def ctrl_c_at_prompt():
 
 
 def ctrl_c_thinking():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch()
     rec = os.path.join(tmp, "named.txt")
     t = Term(["play", "toguz", "--interactive", "--time", "60"], cwd=tmp)
     t.read_until(PROMPT)
@@ -361,7 +374,7 @@ def ctrl_c_thinking():
 
 
 def ctrl_c_twice():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch()
     t = Term(["play", "kalah", "--pits", "4", "--seeds", "3", "--interactive"], cwd=tmp)
     t.read_until(PROMPT)
     t.type("1")
@@ -383,7 +396,7 @@ def ctrl_c_twice():
 
 
 def ctrl_c_not_a_tty():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch()
     p = subprocess.Popen([SOW, "play", "chungkala", "--pits", "4", "--seeds", "3",
                           "--interactive", "--human", "both"], cwd=tmp, stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True)
