@@ -407,9 +407,18 @@ run "$SOW" analyse kalah --time inf
 grep -qF "sow: --time: expected seconds, a decimal number above 0 and at most 1000000, got 'inf'" \
     "$TMP/err" && ok || bad "seconds message: $(cat "$TMP/err")"
 # --memory means the same budget everywhere, with one default; analyse's
-# table is --tt-mb (128 MB, at most a quarter of --memory).
+# table is --tt-mb (128 MB without a time limit, at most a quarter of
+# --memory; with one, 16 MB for each 5 seconds of its threads' time, a
+# power of two up to 128 MB).
 expect_json "analyse table default" "d['tt_mb'] == 128" \
     "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --threads 1 --json
+for spec in "1:1:16" "5:1:16" "5:2:32" "6:1:32" "10:2:64" "20:1:64" "21:1:128" "600:4:128"; do
+    IFS=: read -r secs thr mb <<<"$spec"
+    expect_json "analyse table for --time $secs, $thr threads" "d['tt_mb'] == $mb" \
+        "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --time "$secs" --threads "$thr" --json
+done
+expect_json "analyse table by time within --memory" "d['tt_mb'] == 16" \
+    "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --time 100 --threads 1 --memory 64M --json
 expect_json "analyse table within --memory" "d['tt_mb'] == 16" \
     "$SOW" analyse kalah --pits 2 --seeds 1 --depth 1 --threads 1 --memory 64M --json
 expect_json "analyse --tt-mb" "d['tt_mb'] == 8" \

@@ -63,8 +63,9 @@ static const char usage[] =
     "  --threads T         search threads, 1..1024 (default: the cores available)\n"
     "  --memory SIZE       budget for database + table: MB, or with a suffix\n"
     "                      K, M, G, T\n" CLI_MEMORY_DEFAULT_HELP("                      ")
-    "  --tt-mb MB          transposition table (default 128 MB, at most a quarter\n"
-    "                      of --memory)\n"
+    "  --tt-mb MB          transposition table (default: with --time, 16 MB per\n"
+    "                      5 s of its threads' time, a power of two up to 128 MB;\n"
+    "                      without, 128 MB; at most a quarter of --memory)\n"
     "  --multipv K         score the K best moves exactly (default 1)\n"
     "  --eval E            full (default: the game's weights), material (a leaf\n"
     "                      is the stores) or six weights in hundredths of a seed,\n"
@@ -115,6 +116,14 @@ static void on_sigint(int sig)
 /* The search's time when the database left none: its first depths. */
 #define MIN_SECONDS 0.001
 #define ANALYSE_TT_MB 128
+/* With a time limit, the table the search can fill: ANALYSE_TT_MIN_MB
+ * for each TT_THREAD_SECONDS of its threads' time, a power of two up to
+ * ANALYSE_TT_MB. A table bigger than the search fills costs its pages and
+ * its cache misses (Kalah 6x6 to depth 24, about 5 s: 0.88x the time with
+ * 16 MB against 128; doc/experiments.md, "The analysis's table by its
+ * time"). */
+#define ANALYSE_TT_MIN_MB 16
+#define TT_THREAD_SECONDS 5.0
 /* A review analyses every position of a game: a second each by default
  * (a 40-move game in under a minute). Its thresholds are defaults, not
  * tuned: above one seed, so that an estimate that moves by a seed from
@@ -204,6 +213,17 @@ static void json_iteration(const cli_game *cg, const sow_analyse_info *in)
            nps(in), in->seconds);
 }
 
+/* The table an analysis of `seconds` on `threads` threads can fill
+ * (ANALYSE_TT_MIN_MB). */
+static size_t tt_for_time(double seconds, int threads)
+{
+    size_t mb = ANALYSE_TT_MIN_MB;
+    while (mb < ANALYSE_TT_MB &&
+           (double)mb < ANALYSE_TT_MIN_MB * seconds * threads / TT_THREAD_SECONDS)
+        mb *= 2;
+    return mb;
+}
+
 /* What the engine settings of a command line come to. */
 typedef struct engine_opts {
     sow_analyse_options ao;
@@ -230,14 +250,6 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const cli_limit_opt
     e->t0 = cli_now();
     cli_limits(lo, &e->lim);
     e->threads = e->lim.threads ? e->lim.threads : cli_default_threads();
-    if (e->lim.tt_mb) {
-        e->tt_mb = e->lim.tt_mb;
-    } else {
-        /* No cost model sizes an analysis's table: a fixed size, within the
-         * budget the database shares (a quarter, as solve's table). */
-        uint64_t quarter = (e->lim.memory ? e->lim.memory : cli_default_memory()) / 4 >> 20;
-        e->tt_mb = quarter < ANALYSE_TT_MB ? (quarter ? (size_t)quarter : 1) : ANALYSE_TT_MB;
-    }
     e->ao.time_limit = e->lim.time_limit;
     if (depth)
         e->ao.max_depth = (int)cli_int("--depth", depth, 1, SOW_ANALYSE_MAX_DEPTH);
@@ -245,6 +257,17 @@ static void engine_setup(const cli_game *cg, engine_opts *e, const cli_limit_opt
         e->ao.max_nodes = (uint64_t)cli_int("--nodes", nodes, 1, 1L << 62);
     if (!lo->time && !depth && !nodes)
         e->ao.time_limit = default_time;
+    if (e->lim.tt_mb) {
+        e->tt_mb = e->lim.tt_mb;
+    } else {
+        /* No cost model sizes an analysis's table: sized by the time when
+         * there is one, within the budget the database shares (a quarter,
+         * as solve's table). */
+        size_t mb = e->ao.time_limit > 0 ? tt_for_time(e->ao.time_limit, e->threads)
+                                         : ANALYSE_TT_MB;
+        uint64_t quarter = (e->lim.memory ? e->lim.memory : cli_default_memory()) / 4 >> 20;
+        e->tt_mb = quarter < mb ? (quarter ? (size_t)quarter : 1) : mb;
+    }
     e->ao.multipv = multipv ? (int)cli_int("--multipv", multipv, 1, SOW_MAX_MOVES) : 1;
     e->eval_name = eval ? eval : "full";
     if (cli_eval("analyse: --eval", &cg->g, e->eval_name, &e->ep))
