@@ -82,14 +82,15 @@ def main():
     store = tempfile.mkdtemp(prefix="sow-engine-test-")
     os.environ["SOW_DB"] = store
     try:
-        run(store)
+        run()
     finally:
         shutil.rmtree(store, ignore_errors=True)
     print("engine protocol:", "ok" if failures == 0 else f"{failures} failures")
     sys.exit(1 if failures else 0)
 
 
-def run(store):
+def run():
+    """Every check, on the engine and the store main() set up."""
     e = Engine("--threads", "1", "--memory", "256")
 
     # Handshake.
@@ -242,7 +243,6 @@ def run(store):
                        capture_output=True, text=True)
     check("option name Reductions type combo default deep var game var one var deep"
           in r.stdout.splitlines(), f"--reductions deep: {r.stdout}")
-
 
 
 main()
