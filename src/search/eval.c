@@ -78,32 +78,33 @@ void sow_eval_default(const sow_game *g, sow_eval_params *out)
     sow_eval_applicable(g, out);
 }
 
+/* Every seed of the position, `board` of them in the pits: a store past
+ * half of it decides the game. */
+static int all_seeds(const sow_pos *p, int board)
+{
+    return board + p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
+}
+
 /* The half-0 player's (p's mover's) terms; own, opp: the pit masks of p
- * and of p swapped; `all` is every seed of the game (pits and stores). */
-static void side_terms(const sow_game *g, const sow_pos *p, unsigned own, unsigned opp, int all,
+ * and of p swapped; `board`: the seeds in the pits. */
+static void side_terms(const sow_game *g, const sow_pos *p, unsigned own, unsigned opp, int board,
                        int t[SOW_EVAL_TERMS])
 {
     t[SOW_EVAL_ROW] = sow_i_row_sum(g, p, 0);
     t[SOW_EVAL_MOBILITY] = __builtin_popcount(own);
     eval_move_terms(g, p, own, opp, &t[SOW_EVAL_EXTRA], &t[SOW_EVAL_CAPTURE]);
-    t[SOW_EVAL_TUZDIK] =
-        (p->b[SOW_B_TUZDIK] != 0) * (all - p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]);
-    t[SOW_EVAL_DECIDED] = 2 * p->b[SOW_B_STORE] > all;
-}
-
-static int all_seeds(const sow_game *g, const sow_pos *p)
-{
-    return sow_i_seeds_on_board(g, p) + p->b[SOW_B_STORE] + p->b[SOW_HALF + SOW_B_STORE];
+    t[SOW_EVAL_TUZDIK] = (p->b[SOW_B_TUZDIK] != 0) * board;
+    t[SOW_EVAL_DECIDED] = 2 * p->b[SOW_B_STORE] > all_seeds(p, board);
 }
 
 void sow_eval_terms(const sow_game *g, const sow_pos *p, int out[SOW_EVAL_TERMS])
 {
-    int a[SOW_EVAL_TERMS], b[SOW_EVAL_TERMS], all = all_seeds(g, p);
+    int a[SOW_EVAL_TERMS], b[SOW_EVAL_TERMS], board = sow_i_seeds_on_board(g, p);
     sow_pos q = *p;
     sow_pos_swap(&q);
     unsigned own = sow_i_pit_mask(g, p), opp = sow_i_pit_mask(g, &q);
-    side_terms(g, p, own, opp, all, a);
-    side_terms(g, &q, opp, own, all, b);
+    side_terms(g, p, own, opp, board, a);
+    side_terms(g, &q, opp, own, board, b);
     for (int k = 0; k < SOW_EVAL_TERMS; k++)
         out[k] = a[k] - b[k];
 }
@@ -120,7 +121,7 @@ static int to_score(const sow_game *g, int hundredths)
  * weights are 0. */
 int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
 {
-    int all = all_seeds(g, p), v = 0;
+    int board = sow_i_seeds_on_board(g, p), all = all_seeds(p, board), v = 0;
     sow_pos q = *p;
     sow_pos_swap(&q);
     unsigned own = sow_i_pit_mask(g, p), opp = sow_i_pit_mask(g, &q);
@@ -136,7 +137,7 @@ int sow_eval(const sow_game *g, const sow_pos *p, const sow_eval_params *w)
     }
     if (w->tuzdik)
         v += w->tuzdik * ((p->b[SOW_B_TUZDIK] != 0) - (p->b[SOW_HALF + SOW_B_TUZDIK] != 0)) *
-             (all - p->b[SOW_B_STORE] - p->b[SOW_HALF + SOW_B_STORE]);
+             board;
     if (w->decided)
         v += w->decided *
              ((2 * p->b[SOW_B_STORE] > all) - (2 * p->b[SOW_HALF + SOW_B_STORE] > all));
