@@ -28,6 +28,14 @@ for g in 0 1; do
 done
 expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b "$ENGINE" --movetime 0.05 --games 2 --json --no-adjudicate
 json 'd["played"] == 2'
+# Each side's moves and their wall time: every move after the openings
+# is one side's, and no mean exceeds its longest.
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b depth=1 --movetime 0.05 --games 2 --plies 2 --json --no-adjudicate
+json 'd["moves"]["a"] + d["moves"]["b"] == sum(len(r["moves"].split(",")) - len(r["opening"].split(",")) for r in d["results"])'
+json 'd["moves"]["a"] > 0 and d["moves"]["b"] > 0'
+json 'all(0 <= d["move_seconds"][k] <= d["move_seconds_longest"][k] for k in "ab") and d["move_seconds"]["a"] > 0'
+expect_status 0 "$SOW" match kalah --pits 4 --seeds 3 --a "$ENGINE" --b depth=1 --movetime 0.05 --games 2 --no-adjudicate
+has out '^time a move \(wall, asked to answered\): A [0-9.]+ s mean, longest [0-9.]+ s, [0-9]+ moves; B [0-9.]+ s mean, longest [0-9.]+ s, [0-9]+ moves$'
 
 # --nodes: every move the same node count, for a program (`go nodes N`)
 # and in this process alike; with one thread the same games run after

@@ -75,7 +75,9 @@ static const char usage[] =
     "(\"Elo A - B > +N\": infinite Elo is not excluded). Then A's final margin\n"
     "over the openings played both ways, each pair's two games averaged, with\n"
     "its standard error: where an opening decides who wins whoever plays it,\n"
-    "the margin still shows which engine played it better. --out DIR saves each\n"
+    "the margin still shows which engine played it better. Then each side's\n"
+    "wall time a move, from the question to its answer (mean and longest: a\n"
+    "program that overruns its time shows it). --out DIR saves each\n"
     "game's record as soon as it ends (DIR/game-NNN.txt: the engines' colours,\n"
     "the opening and the result as comments, then the moves in the game's\n"
     "record notation, as --record FILE reads it: Toguz \"1. 76 98 ...\", the\n"
@@ -228,6 +230,9 @@ typedef struct game_rec {
     bool played; /* false: skipped, the SPRT had decided, or stopped */
     bool stopped; /* the match was stopped while this game was under way */
     char note[1100]; /* END_TIME, END_ILLEGAL, END_FAILED: what happened */
+    int nmoves[2];       /* moves of A (0) and B (1) after the opening */
+    double spent[2];     /* their wall seconds, asked to answered */
+    double longest[2];   /* the longest of them */
     sow_err err;    /* sow's own failure (memory): ends the match */
 } game_rec;
 
@@ -490,8 +495,12 @@ static void play(const match *m, seat *st, game_rec *r)
             r->stopped = stopping();
             goto done;
         }
+        double took = cli_now() - t0;
+        r->nmoves[k]++;
+        r->spent[k] += took;
+        r->longest[k] = took > r->longest[k] ? took : r->longest[k];
         if (m->tm.base > 0) {
-            left[k] -= cli_now() - t0;
+            left[k] -= took;
             if (left[k] < -TIME_MARGIN) {
                 char t[32];
                 snprintf(t, sizeof t, "%.2f", -left[k]);
@@ -719,6 +728,8 @@ typedef struct match_tally {
     int npairs;      /* openings played both ways */
     double pmean, pse; /* A's final margin a pair: mean, standard error */
     double llr, llr_lo, llr_hi;
+    int nmoves[2];   /* A's and B's moves in the games played */
+    double mean[2], longest[2]; /* their wall seconds a move: mean, longest */
 } match_tally;
 
 /* Reads the limits (--tc, --movetime, --nodes) into m->tm and checks
@@ -836,6 +847,15 @@ static void match_summarise(const match_plan *p, const game_rec *rec, match_tall
         }
     sow_paired_margin(pa, pb, t->npairs, &t->pmean, &t->pse);
     free(pa);
+    double spent[2] = {0, 0};
+    for (int k = 0; k < n; k++)
+        for (int e = 0; e < 2 && rec[k].played; e++) {
+            t->nmoves[e] += rec[k].nmoves[e];
+            spent[e] += rec[k].spent[e];
+            t->longest[e] = fmax(t->longest[e], rec[k].longest[e]);
+        }
+    for (int e = 0; e < 2; e++)
+        t->mean[e] = t->nmoves[e] ? spent[e] / t->nmoves[e] : 0;
     if (p->has_sprt) {
         t->llr = sow_sprt_llr_pairs(&p->test, t->penta);
         sow_sprt_bounds(&p->test, &t->llr_lo, &t->llr_hi);
@@ -861,6 +881,9 @@ static void match_print_json(const match *m, const match_plan *p, const game_rec
     printf(",\"pairs\":%d", t->npairs);
     json_num2("margin_mean", t->pmean);
     json_num2("margin_se", t->pse);
+    printf(",\"moves\":{\"a\":%d,\"b\":%d},\"move_seconds\":{\"a\":%.6f,\"b\":%.6f},"
+           "\"move_seconds_longest\":{\"a\":%.6f,\"b\":%.6f}",
+           t->nmoves[0], t->nmoves[1], t->mean[0], t->mean[1], t->longest[0], t->longest[1]);
     if (p->has_sprt)
         printf(",\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":%.3f,"
                "\"lower\":%.3f,\"upper\":%.3f,\"verdict\":\"%s\","
@@ -922,6 +945,11 @@ static void match_print_text(const match *m, const match_plan *p, const game_rec
     if (t->npairs && !isnan(t->pse))
         printf(" (s.e. %.2f; 95%% [%+.2f, %+.2f])\n", t->pse, t->pmean - 1.96 * t->pse,
                t->pmean + 1.96 * t->pse);
+    if (t->nmoves[0] + t->nmoves[1])
+        printf("time a move (wall, asked to answered): A %.3f s mean, longest %.3f s, %d "
+               "moves; B %.3f s mean, longest %.3f s, %d moves\n",
+               t->mean[0], t->longest[0], t->nmoves[0], t->mean[1], t->longest[1],
+               t->nmoves[1]);
     int ends[6] = {0};
     for (int k = 0; k < p->ngames; k++)
         if (rec[k].played)
