@@ -16,7 +16,8 @@
  * working folder),
  * --cache P (its table, 2^P entries; its default 24), --scale F (its time
  * limit is F times the movetime: it checks the clock only between
- * iterations, so it overruns; F below 1 keeps it near the budget). */
+ * iterations, so it overruns; F below 1 keeps it near the budget). `go
+ * infinite` runs its exact solve to the end (no `stop`: it has none). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,12 +149,15 @@ int main(int argc, char **argv)
             if (!ok || pits != 6 || !set_position(&board, stones, copy + 9))
                 say("info string error bad position '%s'", line);
         } else if (!strncmp(line, "go", 2)) {
+            /* go infinite: its exact solve (no depth, no time: its binary
+             * search on the value with null windows). */
             char *t = strstr(line, "movetime ");
             double secs = t ? atof(t + 9) / 1000.0 : 1.0;
             const char *d = strstr(line, "depth ");
+            int exact = strstr(line, "infinite") != NULL;
             SolverConfig cfg = {.solver = LOCAL_SOLVER,
                                 .depth = d ? atoi(d + 6) : 0,
-                                .timeLimit = d ? 0.0 : secs * scale,
+                                .timeLimit = d || exact ? 0.0 : secs * scale,
                                 .clip = false,
                                 .compressCache = AUTO,
                                 .progressBar = false,
@@ -174,7 +178,7 @@ int main(int argc, char **argv)
             int c = ctx.metadata.lastMove;
             char buf[64];
             snprintf(buf, sizeof buf, "info depth %d score seeds %d nodes %llu time %.0f",
-                     ctx.metadata.lastDepth, ctx.metadata.lastEvaluation * board.color,
+                     ctx.metadata.lastDepth, ctx.metadata.lastEvaluation,
                      (unsigned long long)ctx.metadata.lastNodes, ctx.metadata.lastTime * 1000);
             say("%s", buf);
             if (c < 0) {
