@@ -162,6 +162,11 @@ int main(int argc, char **argv)
                                 .compressCache = AUTO,
                                 .progressBar = false,
                                 .useOpeningBook = book};
+            if (!ok) {
+                say("info string error no game it plays: %s", "Kalah with 6 pits only");
+                say("bestmove none%s", "");
+                continue;
+            }
             if (isBoardTerminal(&board)) {
                 say("bestmove none%s", "");
                 continue;
