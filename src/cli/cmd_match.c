@@ -848,12 +848,15 @@ static void match_summarise(const match_plan *p, const game_rec *rec, match_tall
     sow_paired_margin(pa, pb, t->npairs, &t->pmean, &t->pse);
     free(pa);
     double spent[2] = {0, 0};
-    for (int k = 0; k < n; k++)
-        for (int e = 0; e < 2 && rec[k].played; e++) {
+    for (int k = 0; k < n; k++) {
+        if (!rec[k].played)
+            continue;
+        for (int e = 0; e < 2; e++) {
             t->nmoves[e] += rec[k].nmoves[e];
             spent[e] += rec[k].spent[e];
             t->longest[e] = fmax(t->longest[e], rec[k].longest[e]);
         }
+    }
     for (int e = 0; e < 2; e++)
         t->mean[e] = t->nmoves[e] ? spent[e] / t->nmoves[e] : 0;
     if (p->has_sprt) {
