@@ -32,6 +32,15 @@
  * search: fewer nodes"). */
 #define EXTRA_TURN_ORDER 3
 
+/* An exact node takes the move of a depth-limited entry (the first
+ * guesses' searches, an analysis before it in the same table) only if that
+ * entry was searched at least this many plies deep: the moves of shallower
+ * ones ordered worse than the exact order, and with a table big enough to
+ * keep them all they cost up to a quarter more nodes (Kalah(6,4) above a
+ * 20-seed database, 256 MB: doc/experiments.md, "Shallow moves in a big
+ * table"). */
+#define GUESS_MOVE_DRAFT 4
+
 /* ---- polling ----------------------------------------------------------------- */
 
 static void report(sow_search *s)
@@ -433,7 +442,8 @@ out:
  * worker's hint, whose move goes first (the table's entry, if any, is
  * path-free, so only its move serves). A path-free node's entry, deep
  * enough, narrows the window (*alpha, *beta); true with *v if it decides
- * the node. */
+ * the node. An entry shallower than GUESS_MOVE_DRAFT gives an exact node
+ * nothing, not even its move. */
 static inline bool table_read(worker *w, tt_key key, const hint *h, uint64_t fold, int depth,
                               int *alpha, int *beta, sow_move *ttmove, int *v)
 {
@@ -448,6 +458,8 @@ static inline bool table_read(worker *w, tt_key key, const hint *h, uint64_t fol
     if (!tt_probe(&s->tt, key, &d))
         return false;
     w->hits++;
+    if (d.draft < GUESS_MOVE_DRAFT && depth == TT_DRAFT_EXACT)
+        return false;
     *ttmove = d.move;
     if (h || d.draft < depth)
         return false;
