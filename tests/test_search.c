@@ -167,7 +167,7 @@ static void check_position(const sow_game *g, const sow_pos *p, bool pie, const 
 
     if (su->oracle_seeds >= 0)
         oracle_for(g);
-    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo, NULL, NULL};
+    sow_oracle oracle = {su->oracle_seeds, ref_probe, &oracle_memo, NULL, NULL, NULL, NULL};
     sow_search_options opt = {
         .threads = su->threads,
         .tt_mb = su->tt_mb,
@@ -1177,6 +1177,17 @@ static const int8_t *db_entry(const void *ctx, const sow_pos *p)
     return sow_db_entry(ctx, p);
 }
 
+static void db_locate(const void *ctx, const sow_pos *p, sow_oracle_loc *loc)
+{
+    _Static_assert(sizeof(sow_db_loc) <= sizeof(sow_oracle_loc), "a place fits");
+    sow_db_locate(ctx, p, (sow_db_loc *)loc);
+}
+
+static int db_read(const void *ctx, const sow_oracle_loc *loc)
+{
+    return sow_db_read(ctx, (const sow_db_loc *)loc);
+}
+
 /* Solves the start of (game, m, n, variant) with a database up to K seeds
  * and `threads` threads; returns the value (margin). */
 static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, int threads,
@@ -1188,7 +1199,8 @@ static int solve_with_db(sow_game_id id, int m, int n, unsigned variant, int K, 
     char why[200];
     if (K > 0)
         assert_int_equal(sow_db_open(&g, K, NULL, NULL, &db, why, sizeof why), SOW_OK);
-    sow_oracle oracle = {K, db_probe, db, db_prefetch, db && !db->packed ? db_entry : NULL};
+    sow_oracle oracle = {K, db_probe, db, db_prefetch, db && !db->packed ? db_entry : NULL,
+                         db && db->packed ? db_locate : NULL, db && db->packed ? db_read : NULL};
     sow_search_options opt = {.threads = threads, .tt_mb = 64, .oracle = db ? &oracle : NULL,
                               .value_only = true, .pv_max = 16};
     sow_search *s;
@@ -1222,12 +1234,15 @@ static void test_small_db(void **state)
         /* t = 1: children probed through probe and prefetch (levels packed
          * where they pack), one thread; t = 2, 3: through entry (read where
          * the oracle says, every level a byte a position), 1 and 2
-         * threads. */
-        sow_oracle oracle = {8, db_probe, db, db_prefetch, NULL};
-        sow_oracle by_entry = {8, db_probe, bytes, NULL, db_entry};
-        for (int t = 1; t <= 3; t++) {
-            sow_search_options opt = {.threads = t == 3 ? 2 : t, .tt_mb = 4,
-                                      .oracle = t == 1 ? &oracle : &by_entry, .pv_max = 8};
+         * threads; t = 4, 5: through locate and read (the packed levels
+         * again), 1 and 2 threads. */
+        sow_oracle oracle = {8, db_probe, db, db_prefetch, NULL, NULL, NULL};
+        sow_oracle by_entry = {8, db_probe, bytes, NULL, db_entry, NULL, NULL};
+        sow_oracle by_place = {8, db_probe, db, NULL, NULL, db_locate, db_read};
+        const sow_oracle *oracles[] = {&oracle, &by_entry, &by_entry, &by_place, &by_place};
+        for (int t = 1; t <= 5; t++) {
+            sow_search_options opt = {.threads = t == 3 || t == 5 ? 2 : 1, .tt_mb = 4,
+                                      .oracle = oracles[t - 1], .pv_max = 8};
             sow_search *s;
             assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
             for (int k = 0; k <= boards[i].randoms; k++) {
@@ -1289,6 +1304,13 @@ static void test_db_loaded_copies(void **state)
             int v = sow_db_probe(built, &p);
             assert_int_equal(sow_db_probe(copied, &p), v);
             assert_int_equal(sow_db_probe(mapped, &p), v);
+            /* ... and found once, read later: the same (packed or not). */
+            const sow_db *dbs[] = {built, copied, mapped};
+            for (int d = 0; d < 3; d++) {
+                sow_db_loc l;
+                sow_db_locate(dbs[d], &p, &l);
+                assert_int_equal(sow_db_read(dbs[d], &l), v);
+            }
             assert_int_equal(sow_index_next(2 * g.m, c), r + 1 < n);
         }
     }

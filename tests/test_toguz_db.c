@@ -149,6 +149,9 @@ static void bellman(void *ctx, const sow_pos *p)
     sow_move mv[SOW_MAX_MOVES];
     int n = sow_moves(b->g, p, mv);
     int v = sow_db_probe(b->db, p);
+    sow_db_loc l; /* found once, read later: the same entry */
+    sow_db_locate(b->db, p, &l);
+    assert_int_equal(sow_db_read(b->db, &l), v);
     int best = n ? -1000 : sow_terminal_score(b->g, p);
     for (int i = 0; i < n; i++) {
         bool in;

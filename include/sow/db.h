@@ -199,6 +199,68 @@ static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
     }
 }
 
+/* Where sow_db_probe(db, p) reads: the level k and rank r, and for a
+ * packed level its rows' codes a (own) and b (other), which fit 32 bits
+ * on every level packed (sow_pack_rows < 2^32). Found once by
+ * sow_db_locate, which starts loading the entry, and read later by
+ * sow_db_read: one ranking where a prefetch and a probe take two. */
+typedef struct sow_db_loc {
+    uint64_t rk; /* r | k << 56 */
+    uint32_t a, b;
+} sow_db_loc;
+
+static inline __attribute__((always_inline)) void
+sow_db_locate_m_(const sow_db *db, const sow_pos *p, sow_db_loc *l, int m)
+{
+    unsigned k;
+    uint64_t a, b;
+    uint64_t r = sow_index_rank_parts_m_(&db->ix, p, &k, &a, &b, m);
+    assert((int)k <= db->max_seeds);
+    l->rk = r | (uint64_t)k << 56;
+    l->a = (uint32_t)a;
+    l->b = (uint32_t)b;
+    if (db->table[k])
+        __builtin_prefetch(&db->table[k][r]);
+    else
+        __builtin_prefetch(&db->pack[k]->nib[r >> 1]);
+}
+
+/* Finds p's entry (sow_db_probe's precondition) and starts loading it. */
+static inline void sow_db_locate(const sow_db *db, const sow_pos *p, sow_db_loc *l)
+{
+    if (!db->packed) {
+        unsigned k;
+        uint64_t r = db->toguz ? sow_toguz_rank_pos(&db->ix, p, &k)
+                               : sow_index_rank_pos(&db->ix, p, &k);
+        assert((int)k <= db->max_seeds && db->table[k]);
+        l->rk = r | (uint64_t)k << 56;
+        l->a = l->b = 0;
+        __builtin_prefetch(&db->table[k][r]);
+        return;
+    }
+    switch (db->m) {
+    case 2: sow_db_locate_m_(db, p, l, 2); break;
+    case 3: sow_db_locate_m_(db, p, l, 3); break;
+    case 4: sow_db_locate_m_(db, p, l, 4); break;
+    case 5: sow_db_locate_m_(db, p, l, 5); break;
+    case 6: sow_db_locate_m_(db, p, l, 6); break;
+    case 7: sow_db_locate_m_(db, p, l, 7); break;
+    case 8: sow_db_locate_m_(db, p, l, 8); break;
+    default: sow_db_locate_m_(db, p, l, 1); break;
+    }
+}
+
+/* The entry sow_db_locate found: sow_db_probe's value. */
+static inline int sow_db_read(const sow_db *db, const sow_db_loc *l)
+{
+    unsigned k = (unsigned)(l->rk >> 56);
+    uint64_t r = l->rk & ((1ull << 56) - 1);
+    const int8_t *t = db->table[k];
+    if (t)
+        return t[r];
+    return sow_db_pack_get(db->pack[k], r, l->a, l->b);
+}
+
 /* Starts loading the entry sow_db_probe(db, p) will read (same
  * precondition); lets a caller overlap the memory latency of several
  * probes. For a packed level: its nibble (g and f are small). */

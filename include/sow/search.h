@@ -52,6 +52,12 @@
  * `probe` returns the future gain (score units, see above) for the player to
  * move of any non-finished position whose pits hold at most `max_seeds`
  * seeds in all. It must be thread-safe. */
+/* Where an oracle's probe reads, kept between its two halves (locate,
+ * read); opaque to the search. */
+typedef struct sow_oracle_loc {
+    uint64_t w[2];
+} sow_oracle_loc;
+
 typedef struct sow_oracle {
     int max_seeds;
     int (*probe)(const void *ctx, const sow_pos *p);
@@ -65,6 +71,13 @@ typedef struct sow_oracle {
      * prefetches it and reads it later: one call and one index computation
      * instead of two (prefetch is then not used). */
     const int8_t *(*entry)(const void *ctx, const sow_pos *p);
+    /* Optional (both or neither; entry, if set, goes first): the probe in
+     * two halves, for an oracle with no byte to point at (packed database
+     * levels). locate(p) finds where probe(p) reads, starts loading it and
+     * keeps the place in *loc; read(loc) reads it later: one index
+     * computation a child instead of prefetch's and probe's two. */
+    void (*locate)(const void *ctx, const sow_pos *p, sow_oracle_loc *loc);
+    int (*read)(const void *ctx, const sow_oracle_loc *loc);
 } sow_oracle;
 
 /* Progress report, passed to the progress callback from the search's main

@@ -266,10 +266,12 @@ static bool held(const sow_db *db, int k)
 
 /* Can level k (n entries) be packed? The combinadic index with m <= 8
  * pits a side (sow_db_probe's fast path), and a level large enough that a
- * packed form without escapes is smaller than its bytes. */
+ * packed form without escapes is smaller than its bytes; its rows' codes
+ * fit 32 bits (sow_db_loc). */
 static bool level_packable(bool toguz, int m, int k, uint64_t n)
 {
-    return !toguz && m <= 8 && sow_pack_bytes(n, sow_pack_rows(m, k), 0) < n;
+    return !toguz && m <= 8 && sow_pack_rows(m, k) < (1ull << 32) &&
+           sow_pack_bytes(n, sow_pack_rows(m, k), 0) < n;
 }
 
 static bool packable(const sow_db *db, int k)

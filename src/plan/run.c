@@ -61,6 +61,18 @@ static const int8_t *db_entry(const void *ctx, const sow_pos *p)
     return sow_db_entry(ctx, p);
 }
 
+_Static_assert(sizeof(sow_db_loc) <= sizeof(sow_oracle_loc), "a db's place fits the oracle's");
+
+static void db_locate(const void *ctx, const sow_pos *p, sow_oracle_loc *loc)
+{
+    sow_db_locate(ctx, p, (sow_db_loc *)loc);
+}
+
+static int db_read(const void *ctx, const sow_oracle_loc *loc)
+{
+    return sow_db_read(ctx, (const sow_db_loc *)loc);
+}
+
 /* The root's answer from the database, as a search result: every move
  * exact, and a principal variation read move by move (South's opening
  * turn under the pie rule scored as the root scores it). */
@@ -590,8 +602,9 @@ sow_err sow_plan_solve_held(const sow_game *g, const sow_pos *pos, const sow_pla
 
 void sow_plan_oracle(const sow_db *db, int max_seeds, sow_oracle *out)
 {
-    /* A packed level has no byte to point at: probe and prefetch then. */
-    *out = (sow_oracle){max_seeds, db_probe, db, db_prefetch, db->packed ? NULL : db_entry};
+    /* A packed level has no byte to point at: locate and read then. */
+    *out = (sow_oracle){max_seeds, db_probe, db, db_prefetch, db->packed ? NULL : db_entry,
+                        db->packed ? db_locate : NULL, db->packed ? db_read : NULL};
 }
 
 sow_err sow_plan_open_db(const sow_game *g, const sow_plan *plan,

@@ -140,9 +140,13 @@ _Static_assert(sizeof(child) == 64, "a child is one cache line");
 typedef struct kids {
     child c[SOW_MAX_MOVES];
     /* ord[0..nc): the children to search; oc[0..no): those the oracle
-     * knows (indices into c), oe their oracle entries (oracle.entry). */
+     * knows (indices into c), oe their oracle entries (oracle.entry) or ol
+     * their places (oracle.locate). */
     uint8_t ord[SOW_MAX_MOVES], oc[SOW_MAX_MOVES];
-    const int8_t *oe[SOW_MAX_MOVES];
+    union {
+        const int8_t *oe[SOW_MAX_MOVES];
+        sow_oracle_loc ol[SOW_MAX_MOVES];
+    };
     int nc, no;
     int best;          /* the best value so far (fail-soft) */
     sow_move bestmove;
@@ -187,6 +191,8 @@ static inline void oracle_child(const sow_search *s, kids *k, int i)
     if (s->oracle.entry) {
         k->oe[k->no] = s->oracle.entry(s->oracle.ctx, q);
         __builtin_prefetch(k->oe[k->no]);
+    } else if (s->oracle.locate) {
+        s->oracle.locate(s->oracle.ctx, q, &k->ol[k->no]);
     } else if (s->oracle.prefetch) {
         s->oracle.prefetch(s->oracle.ctx, q);
     }
@@ -278,7 +284,9 @@ static bool score_oracle(worker *w, kids *k, int beta)
     for (int j = 0; j < k->no; j++) {
         const child *ch = &k->c[k->oc[j]];
         w->oprobes++;
-        int f = s->oracle.entry ? *k->oe[j] : s->oracle.probe(s->oracle.ctx, &ch->q);
+        int f = s->oracle.entry    ? *k->oe[j]
+                : s->oracle.locate ? s->oracle.read(s->oracle.ctx, &k->ol[j])
+                                   : s->oracle.probe(s->oracle.ctx, &ch->q);
         if (consider(k, ch->c0 + ch->sign * f, ch->mv, beta))
             return true;
     }
