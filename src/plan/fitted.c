@@ -3,10 +3,10 @@
  * from the game's own rules (results/plan-fit.md has the measurements
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
- * command: scripts/plan-fit --only kalah --levels-only --keep results/plan-fit.csv
- * date:    2026-12-05 01:20 UTC
- * commit:  7bc692b (src modified)
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 1.06 1.57 1.28
+ * command: scripts/plan-fit --only chungkala --levels-only --keep results/plan-fit.csv
+ * date:    2026-12-07 04:43 UTC
+ * commit:  6413329 (src modified)
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 1.57 1.75 1.97
  */
 #include "internal.h"
 
@@ -47,12 +47,12 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .search_growth = 1.7445,
         .board_growth = 1.0000,
         .pits_growth = 3.4558,
-        .all_moves_factor = 5.500,
+        .all_moves_factor = 5.320,
         .no_db_at_ref = 0,
         .no_db_growth = 1.0000,
         .no_db_pits_growth = 1.0000,
         .points = 26,
-        .nlevels = 11,
+        .nlevels = 12,
         .levels = {
             {4, 3, 0, 1.0128, 3.888},
             {4, 4, 0, 3.1385, 3.026},
@@ -64,6 +64,7 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
             {6, 2, 0, 1.5442, 3.710},
             {6, 3, 0, 0.1972, 4.135},
             {7, 1, 0, 0.5568, 117.890},
+            {7, 2, 0, 12.5328, 3.815},
             {8, 1, 0, 1.0280, 14.586},
         },
     },
