@@ -47,17 +47,17 @@
 #include "sow/game.h"
 #include "sow/solution.h"
 
+/* Where an oracle's probe reads, kept between its two halves (locate,
+ * read below); opaque to the search, copied in and out by the oracle. */
+typedef struct sow_oracle_loc {
+    uint64_t w[2];
+} sow_oracle_loc;
+
 /* An exact oracle for positions with few seeds left, e.g. an endgame
  * database (the CLI wires sow_db in; the search does not depend on it).
  * `probe` returns the future gain (score units, see above) for the player to
  * move of any non-finished position whose pits hold at most `max_seeds`
  * seeds in all. It must be thread-safe. */
-/* Where an oracle's probe reads, kept between its two halves (locate,
- * read); opaque to the search. */
-typedef struct sow_oracle_loc {
-    uint64_t w[2];
-} sow_oracle_loc;
-
 typedef struct sow_oracle {
     int max_seeds;
     int (*probe)(const void *ctx, const sow_pos *p);

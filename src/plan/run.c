@@ -61,16 +61,19 @@ static const int8_t *db_entry(const void *ctx, const sow_pos *p)
     return sow_db_entry(ctx, p);
 }
 
-_Static_assert(sizeof(sow_db_loc) <= sizeof(sow_oracle_loc), "a db's place fits the oracle's");
-
 static void db_locate(const void *ctx, const sow_pos *p, sow_oracle_loc *loc)
 {
-    sow_db_locate(ctx, p, (sow_db_loc *)loc);
+    _Static_assert(sizeof(sow_db_loc) <= sizeof *loc, "a database's place fits the oracle's");
+    sow_db_loc l;
+    sow_db_locate(ctx, p, &l);
+    memcpy(loc, &l, sizeof l); /* copied, not aliased: the two types differ */
 }
 
 static int db_read(const void *ctx, const sow_oracle_loc *loc)
 {
-    return sow_db_read(ctx, (const sow_db_loc *)loc);
+    sow_db_loc l;
+    memcpy(&l, loc, sizeof l);
+    return sow_db_read(ctx, &l);
 }
 
 /* The root's answer from the database, as a search result: every move
