@@ -151,33 +151,81 @@ typedef struct sow_db {
     struct sow_db_priv *priv;
 } sow_db;
 
+/* Where sow_db_probe(db, p) reads: the level k and rank r, and for a
+ * packed level its rows' codes a (own) and b (other), which fit 32 bits
+ * on every level packed (sow_pack_rows < 2^32). sow_db_locate finds it
+ * once and starts loading the entry; sow_db_read reads it later: one
+ * ranking where a prefetch and a probe would take two. */
+typedef struct sow_db_loc {
+    uint64_t rk; /* r | k << 56 */
+    uint32_t a, b;
+} sow_db_loc;
+
+static inline unsigned sow_db_loc_k_(const sow_db_loc *l) { return (unsigned)(l->rk >> 56); }
+static inline uint64_t sow_db_loc_r_(const sow_db_loc *l) { return l->rk & ((1ull << 56) - 1); }
+
+/* The place of a combinadic level's entry for m <= 8 pits a side (m
+ * constant once inlined): the rank with code(A) and code(B)
+ * (sow_index_rank_parts_m_), taken before the level is known so that
+ * they overlap the entry's miss. */
+static inline __attribute__((always_inline)) void
+sow_db_place_m_(const sow_db *db, const sow_pos *p, sow_db_loc *l, int m)
+{
+    unsigned k;
+    uint64_t a, b;
+    uint64_t r = sow_index_rank_parts_m_(&db->ix, p, &k, &a, &b, m);
+    assert((int)k <= db->max_seeds);
+    l->rk = r | (uint64_t)k << 56;
+    l->a = (uint32_t)a;
+    l->b = (uint32_t)b;
+}
+
+/* p's place (sow_db_probe's precondition), without loading anything. */
+static inline __attribute__((always_inline)) void sow_db_place_(const sow_db *db,
+                                                                const sow_pos *p, sow_db_loc *l)
+{
+    if (!db->packed) {
+        unsigned k;
+        uint64_t r = db->toguz ? sow_toguz_rank_pos(&db->ix, p, &k)
+                               : sow_index_rank_pos(&db->ix, p, &k);
+        assert((int)k <= db->max_seeds && db->table[k]);
+        l->rk = r | (uint64_t)k << 56;
+        l->a = l->b = 0;
+        return;
+    }
+    switch (db->m) {
+    case 2: sow_db_place_m_(db, p, l, 2); break;
+    case 3: sow_db_place_m_(db, p, l, 3); break;
+    case 4: sow_db_place_m_(db, p, l, 4); break;
+    case 5: sow_db_place_m_(db, p, l, 5); break;
+    case 6: sow_db_place_m_(db, p, l, 6); break;
+    case 7: sow_db_place_m_(db, p, l, 7); break;
+    case 8: sow_db_place_m_(db, p, l, 8); break;
+    default: sow_db_place_m_(db, p, l, 1); break;
+    }
+}
+
 /* Where the entry of p lies, p's pits holding at most db->max_seeds seeds
  * in total (precondition checked by assert only), for a database without
  * packed levels (!db->packed): lets a caller prefetch it and read it later
  * without ranking p twice. */
 static inline const int8_t *sow_db_entry(const sow_db *db, const sow_pos *p)
 {
-    unsigned k;
-    uint64_t r = db->toguz ? sow_toguz_rank_pos(&db->ix, p, &k) : sow_index_rank_pos(&db->ix, p, &k);
-    assert((int)k <= db->max_seeds && db->table[k]);
-    return &db->table[k][r];
+    assert(!db->packed);
+    sow_db_loc l;
+    sow_db_place_(db, p, &l);
+    return &db->table[sow_db_loc_k_(&l)][sow_db_loc_r_(&l)];
 }
 
-/* The probe of a combinadic level for m <= 8 pits a side (m constant once
- * inlined): the rank with code(A) and code(B) (sow_index_rank_parts_m_),
- * taken before the level is known so that they overlap the entry's
- * miss. */
-static inline __attribute__((always_inline)) int sow_db_probe_m_(const sow_db *db,
-                                                                 const sow_pos *p, int m)
+/* The entry at a place: sow_db_probe's value. */
+static inline int sow_db_read(const sow_db *db, const sow_db_loc *l)
 {
-    unsigned k;
-    uint64_t a, b;
-    uint64_t r = sow_index_rank_parts_m_(&db->ix, p, &k, &a, &b, m);
-    assert((int)k <= db->max_seeds);
+    unsigned k = sow_db_loc_k_(l);
+    uint64_t r = sow_db_loc_r_(l);
     const int8_t *t = db->table[k];
     if (t)
         return t[r];
-    return sow_db_pack_get(db->pack[k], r, a, b);
+    return sow_db_pack_get(db->pack[k], r, l->a, l->b);
 }
 
 /* Future score (score units) for the player to move of p (same
@@ -187,90 +235,31 @@ static inline int sow_db_probe(const sow_db *db, const sow_pos *p)
 {
     if (!db->packed)
         return *sow_db_entry(db, p);
-    switch (db->m) {
-    case 2: return sow_db_probe_m_(db, p, 2);
-    case 3: return sow_db_probe_m_(db, p, 3);
-    case 4: return sow_db_probe_m_(db, p, 4);
-    case 5: return sow_db_probe_m_(db, p, 5);
-    case 6: return sow_db_probe_m_(db, p, 6);
-    case 7: return sow_db_probe_m_(db, p, 7);
-    case 8: return sow_db_probe_m_(db, p, 8);
-    default: return sow_db_probe_m_(db, p, 1);
-    }
+    sow_db_loc l;
+    sow_db_place_(db, p, &l);
+    return sow_db_read(db, &l);
 }
 
-/* Where sow_db_probe(db, p) reads: the level k and rank r, and for a
- * packed level its rows' codes a (own) and b (other), which fit 32 bits
- * on every level packed (sow_pack_rows < 2^32). Found once by
- * sow_db_locate, which starts loading the entry, and read later by
- * sow_db_read: one ranking where a prefetch and a probe take two. */
-typedef struct sow_db_loc {
-    uint64_t rk; /* r | k << 56 */
-    uint32_t a, b;
-} sow_db_loc;
-
-static inline __attribute__((always_inline)) void
-sow_db_locate_m_(const sow_db *db, const sow_pos *p, sow_db_loc *l, int m)
+/* Finds p's entry (same precondition), keeps its place and starts loading
+ * it: its byte, or for a packed level its nibble (g and f are small). */
+static inline void sow_db_locate(const sow_db *db, const sow_pos *p, sow_db_loc *l)
 {
-    unsigned k;
-    uint64_t a, b;
-    uint64_t r = sow_index_rank_parts_m_(&db->ix, p, &k, &a, &b, m);
-    assert((int)k <= db->max_seeds);
-    l->rk = r | (uint64_t)k << 56;
-    l->a = (uint32_t)a;
-    l->b = (uint32_t)b;
+    sow_db_place_(db, p, l);
+    unsigned k = sow_db_loc_k_(l);
+    uint64_t r = sow_db_loc_r_(l);
     if (db->table[k])
         __builtin_prefetch(&db->table[k][r]);
     else
         __builtin_prefetch(&db->pack[k]->nib[r >> 1]);
 }
 
-/* Finds p's entry (sow_db_probe's precondition) and starts loading it. */
-static inline void sow_db_locate(const sow_db *db, const sow_pos *p, sow_db_loc *l)
-{
-    if (!db->packed) {
-        unsigned k;
-        uint64_t r = db->toguz ? sow_toguz_rank_pos(&db->ix, p, &k)
-                               : sow_index_rank_pos(&db->ix, p, &k);
-        assert((int)k <= db->max_seeds && db->table[k]);
-        l->rk = r | (uint64_t)k << 56;
-        l->a = l->b = 0;
-        __builtin_prefetch(&db->table[k][r]);
-        return;
-    }
-    switch (db->m) {
-    case 2: sow_db_locate_m_(db, p, l, 2); break;
-    case 3: sow_db_locate_m_(db, p, l, 3); break;
-    case 4: sow_db_locate_m_(db, p, l, 4); break;
-    case 5: sow_db_locate_m_(db, p, l, 5); break;
-    case 6: sow_db_locate_m_(db, p, l, 6); break;
-    case 7: sow_db_locate_m_(db, p, l, 7); break;
-    case 8: sow_db_locate_m_(db, p, l, 8); break;
-    default: sow_db_locate_m_(db, p, l, 1); break;
-    }
-}
-
-/* The entry sow_db_locate found: sow_db_probe's value. */
-static inline int sow_db_read(const sow_db *db, const sow_db_loc *l)
-{
-    unsigned k = (unsigned)(l->rk >> 56);
-    uint64_t r = l->rk & ((1ull << 56) - 1);
-    const int8_t *t = db->table[k];
-    if (t)
-        return t[r];
-    return sow_db_pack_get(db->pack[k], r, l->a, l->b);
-}
-
 /* Starts loading the entry sow_db_probe(db, p) will read (same
  * precondition); lets a caller overlap the memory latency of several
- * probes. For a packed level: its nibble (g and f are small). */
-void sow_db_prefetch_packed_(const sow_db *db, const sow_pos *p);
+ * probes. */
 static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
 {
-    if (db->packed)
-        sow_db_prefetch_packed_(db, p);
-    else
-        __builtin_prefetch(sow_db_entry(db, p));
+    sow_db_loc l;
+    sow_db_locate(db, p, &l);
 }
 
 /* Bytes the tables of a database up to max_seeds take at one byte a

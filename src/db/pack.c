@@ -469,16 +469,6 @@ void sow_pack_decode(const sow_db_pack *pk, const sow_index *ix, int m, int k, i
     }
 }
 
-void sow_db_prefetch_packed_(const sow_db *db, const sow_pos *p)
-{
-    unsigned k;
-    uint64_t r = sow_index_rank_pos(&db->ix, p, &k);
-    if (db->table[k])
-        __builtin_prefetch(&db->table[k][r]);
-    else
-        __builtin_prefetch(&db->pack[k]->nib[r >> 1]);
-}
-
 /* code(row) of the m counts c (the rows of m pits with fewer seeds first). */
 static uint64_t row_code(const sow_index *ix, const uint8_t *c, int m)
 {
