@@ -785,7 +785,7 @@ static void test_deadline_between_levels(void **state)
     assert_same(mem, db, 6, 3);
     sow_db_close(db);
     sow_db_close(mem);
-    assert_int_equal(sow_db_dir_levels(&g, dir), 6);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 0), 6);
 
     /* Without keep_partial: interrupted, the levels done still saved. */
     rm_dir_files(dir);
@@ -794,7 +794,7 @@ static void test_deadline_between_levels(void **state)
     o.keep_partial = false;
     assert_int_equal(sow_db_open(&g, K, dir, &o, &db, why, sizeof why), SOW_E_INTERRUPTED);
     assert_null(db);
-    assert_int_equal(sow_db_dir_levels(&g, dir), 6);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 0), 6);
     /* The next open goes on from there. */
     assert_int_equal(sow_db_open(&g, K, dir, NULL, &db, why, sizeof why), SOW_OK);
     assert_false(sow_db_cut(db));
@@ -821,7 +821,7 @@ static void test_deadline_mid_build(void **state)
     assert_true(took < 0.25 + 0.2);
     assert_true(sow_db_cut(db));
     assert_true(db->max_seeds < K);
-    assert_int_equal(sow_db_dir_levels(&g, dir), db->max_seeds);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 0), db->max_seeds);
     int k = db->max_seeds;
     assert_int_equal(sow_db_open(&g, k, NULL, NULL, &mem, why, sizeof why), SOW_OK);
     assert_same(mem, db, k, 6);
@@ -884,7 +884,7 @@ static void test_store(void **state)
     sow_db_close(db);
     snprintf(p, sizeof p, "%s/kalah-m3-empty-capture/kalah-m3-empty-capture-k8.sowdb", root);
     assert_int_equal(access(p, F_OK), 0);
-    assert_int_equal(sow_db_dir_levels(&k3, root), 8);
+    assert_int_equal(sow_db_dir_levels(&k3, root, 0), 8);
     /* Loaded back through the store, not built. */
     assert_int_equal(sow_db_open(&k3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
     assert_int_equal(sow_db_open(&k3, 8, NULL, NULL, &mem, why, sizeof why), SOW_OK);
@@ -919,12 +919,12 @@ static void test_store(void **state)
     assert_int_equal(freed, top);
     snprintf(p, sizeof p, "%s/kalah-m3-empty-capture/kalah-m3-empty-capture-k8.sowdb", root);
     assert_int_equal(access(p, F_OK), -1);
-    assert_int_equal(sow_db_dir_levels(&k3, root), 7);
+    assert_int_equal(sow_db_dir_levels(&k3, root, 0), 7);
     /* Spared: nothing of the kalah family goes, the congkak one does. */
     assert_int_equal(sow_store_prune(root, 0, "kalah-m3-empty-capture", NULL, NULL, &freed,
                                      why2, sizeof why2), SOW_OK);
-    assert_int_equal(sow_db_dir_levels(&k3, root), 7);
-    assert_int_equal(sow_db_dir_levels(&c3, root), -1);
+    assert_int_equal(sow_db_dir_levels(&k3, root, 0), 7);
+    assert_int_equal(sow_db_dir_levels(&c3, root, 0), -1);
     assert_int_equal(sow_store_prune(root, 0, NULL, NULL, NULL, &freed, why2, sizeof why2),
                      SOW_OK);
     assert_int_equal(sow_store_list(root, &v, &n, why2, sizeof why2), SOW_OK);

@@ -546,7 +546,7 @@ static void test_cycles_folder(void **state)
     char why[256];
     assert_int_equal(sow_db_open(&g, 24, dir, &o, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);
-    assert_int_equal(sow_db_dir_levels(&g, dir), 24);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 24), 24);
     int with = complete_mb(&g, dir);
     assert_true(with > 0 && with < without);
     sow_limits lim = {.memory = (uint64_t)with * MB, .threads = 1, .db_dir = dir};

@@ -9,7 +9,11 @@
  * - Entries plus the kazan difference equal the reference solver's score
  *   (random kazans, random side to move) on the boards it finishes.
  * - 1- and 2-thread builds are byte-identical.
- * Both with tuzdiks and with `no-tuzdik`.
+ * Both with tuzdiks and with `no-tuzdik`, whose databases hold every other
+ * seed count (level_step 2): each check runs on a database of each parity.
+ * - Such a database's files, sizes and folder levels are those of its
+ *   parity only, and a board of the other parity is solved right without
+ *   it (the search and the reference solver leave it unused).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -27,6 +32,7 @@
 #include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
+#include "sow/search.h"
 
 static uint64_t rng = 88172645463325252ull; /* xorshift64's state */
 
@@ -221,6 +227,15 @@ static void count_unfounded(void *ctx, const sow_pos *p)
     }
 }
 
+/* The tops of the databases a check opens for K: K, and K - 1 where a
+ * database holds every other seed count (both parities then); *n many. */
+static void tops(const sow_game *g, int K, int top[2], int *n)
+{
+    top[0] = K;
+    top[1] = K - 1;
+    *n = g->level_step > 1 ? 2 : 1;
+}
+
 static void test_bellman(void **state)
 {
     (void)state;
@@ -229,25 +244,33 @@ static void test_bellman(void **state)
         for (int nt = 0; nt < 2; nt++) {
             sow_game g;
             game_of(&g, SOW_TOGUZ, mk[t][0], 1, nt ? SOW_VAR_NO_TUZDIK : 0);
-            sow_db *db;
-            char why[256];
-            assert_int_equal(sow_db_open(&g, mk[t][1], NULL, NULL, &db, why, sizeof why), SOW_OK);
-            uint64_t nonzero = 0;
-            for (int k = 0; k <= mk[t][1]; k++) {
-                bell b = {.g = &g, .db = db, .k = k};
-                each_position(&g, k, bellman, &b);
-                assert_int_equal(b.checked, sow_retro_level_size(&g, k));
-                b.ok = calloc(sow_retro_level_size(&g, k), 1);
-                do {
-                    b.changed = 0;
-                    each_position(&g, k, found, &b);
-                } while (b.changed);
-                each_position(&g, k, count_unfounded, &b);
-                nonzero += b.nonzero;
-                free(b.ok);
+            int top[2], ntop;
+            tops(&g, mk[t][1], top, &ntop);
+            for (int u = 0; u < ntop; u++) {
+                sow_db *db;
+                char why[256];
+                assert_int_equal(sow_db_open(&g, top[u], NULL, NULL, &db, why, sizeof why), SOW_OK);
+                uint64_t nonzero = 0;
+                for (int k = 0; k <= top[u]; k++) {
+                    if (!sow_db_level_in(&g, top[u], k)) {
+                        assert_null(db->table[k]);
+                        continue;
+                    }
+                    bell b = {.g = &g, .db = db, .k = k};
+                    each_position(&g, k, bellman, &b);
+                    assert_int_equal(b.checked, sow_retro_level_size(&g, k));
+                    b.ok = calloc(sow_retro_level_size(&g, k), 1);
+                    do {
+                        b.changed = 0;
+                        each_position(&g, k, found, &b);
+                    } while (b.changed);
+                    each_position(&g, k, count_unfounded, &b);
+                    nonzero += b.nonzero;
+                    free(b.ok);
+                }
+                assert_true(nonzero > 0);
+                sow_db_close(db);
             }
-            assert_true(nonzero > 0);
-            sow_db_close(db);
         }
 }
 
@@ -293,15 +316,20 @@ static void test_against_reference(void **state)
         for (int nt = 0; nt < 2; nt++) {
             sow_game g;
             game_of(&g, SOW_TOGUZ, mk[t][0], 1, nt ? SOW_VAR_NO_TUZDIK : 0);
-            sow_db *db;
-            char why[256];
-            assert_int_equal(sow_db_open(&g, mk[t][1], NULL, NULL, &db, why, sizeof why), SOW_OK);
-            for (int k = 0; k <= mk[t][1]; k++) {
-                refc r = {.g = &g, .db = db, .every = k < 3 ? 1 : mk[t][2]};
-                each_position(&g, k, against_ref, &r);
-                assert_true(r.checked > 0);
+            int top[2], ntop;
+            tops(&g, mk[t][1], top, &ntop);
+            for (int u = 0; u < ntop; u++) {
+                sow_db *db;
+                char why[256];
+                assert_int_equal(sow_db_open(&g, top[u], NULL, NULL, &db, why, sizeof why),
+                                 SOW_OK);
+                for (int k = sow_db_level_first(&g, top[u]); k <= top[u]; k += g.level_step) {
+                    refc r = {.g = &g, .db = db, .every = k < 3 ? 1 : mk[t][2]};
+                    each_position(&g, k, against_ref, &r);
+                    assert_true(r.checked > 0);
+                }
+                sow_db_close(db);
             }
-            sow_db_close(db);
         }
 }
 
@@ -360,6 +388,83 @@ static void test_above_database(void **state)
     assert_true(checked >= 15 && levels_above >= 2 * checked && fewer >= checked / 2);
 }
 
+/* A database without tuzdik holds the seed counts of its top's parity
+ * only: their files alone, their bytes, the folder's levels by the
+ * board's parity; a board of the other parity is not covered, and the
+ * search and the reference solver solve it right without the database
+ * (sow_oracle: the levels max_seeds - j * level_step only). */
+static void test_level_step(void **state)
+{
+    (void)state;
+    sow_game g, t;
+    game_of(&g, SOW_TOGUZ, 3, 2, SOW_VAR_NO_TUZDIK);
+    game_of(&t, SOW_TOGUZ, 3, 2, 0);
+    assert_int_equal(g.level_step, 2);
+    assert_int_equal(t.level_step, 1);
+    assert_int_equal(sow_db_bytes(&g, 8) - sow_db_bytes(&g, 6), sow_retro_level_size(&g, 8));
+    assert_int_equal(sow_db_bytes(&g, 7) - sow_db_bytes(&g, 5), sow_retro_level_size(&g, 7));
+    assert_int_equal(sow_db_bytes(&t, 8) - sow_db_bytes(&t, 7), sow_retro_level_size(&t, 8));
+    char dir[] = "/tmp/sow-test-step-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    sow_db_options o = {.threads = 1};
+    sow_db *db;
+    char why[256], name[128], path[512];
+    assert_int_equal(sow_db_open(&g, 8, dir, &o, &db, why, sizeof why), SOW_OK);
+    for (int k = 0; k <= 8; k++) {
+        sow_db_file_name(&g, k, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        FILE *f = fopen(path, "rb");
+        assert_true((f != NULL) == (k % 2 == 0));
+        if (f)
+            fclose(f);
+        assert_true((db->table[k] != NULL) == sow_db_level_in(&g, 8, k));
+    }
+    assert_int_equal(sow_db_dir_levels(&g, dir, 12), 8);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 11), -1);
+    assert_true(sow_db_covers(db, &g, 12) && sow_db_covers(db, &g, 4));
+    assert_false(sow_db_covers(db, &g, 11));
+
+    sow_oracle oracle;
+    sow_plan_oracle(db, db->max_seeds, &oracle);
+    sow_pos even, odd;
+    sow_game_start(&g, &even); /* 12 seeds */
+    odd = even;
+    odd.b[1]--; /* 11 */
+    static sow_solution ref, got;
+    assert_int_equal(sow_db_probe_root(db, &g, &odd, false, &got), SOW_E_ARG);
+    const sow_pos *ps[] = {&even, &odd};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(sow_ref_solve(&g, ps[i], false, 64, &ref), SOW_OK);
+        assert_int_equal(sow_ref_solve_above(&g, ps[i], &oracle, 64, &got), SOW_OK);
+        assert_int_equal(got.score, ref.score);
+        sow_search *s;
+        sow_search_options so = {.threads = 1, .tt_mb = 4};
+        assert_int_equal(sow_search_new(&g, &so, &s), SOW_OK);
+        sow_search_set_oracle(s, &oracle);
+        static sow_search_result r;
+        assert_int_equal(sow_search_solve(s, ps[i], &r), SOW_OK);
+        assert_int_equal(r.sol.score, ref.score);
+        for (int k = 0; k < ref.nmoves; k++)
+            assert_int_equal(r.sol.move_scores[k], ref.move_scores[k]);
+        /* The even board reaches the database, the odd one never. */
+        assert_true(i == 0 ? r.oracle_probes > 0 : r.oracle_probes == 0);
+        sow_search_free(s);
+    }
+    sow_db_close(db);
+
+    /* The other parity beside it: the folder's levels for odd boards. */
+    assert_int_equal(sow_db_open(&g, 7, dir, &o, &db, why, sizeof why), SOW_OK);
+    sow_db_close(db);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 11), 7);
+    assert_int_equal(sow_db_dir_levels(&g, dir, 12), 8);
+    for (int k = 0; k <= 8; k++) {
+        sow_db_file_name(&g, k, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_threads(void **state)
 {
     (void)state;
@@ -368,12 +473,12 @@ static void test_threads(void **state)
         game_of(&g, SOW_TOGUZ, 4, 1, nt ? SOW_VAR_NO_TUZDIK : 0);
         sow_db *d1, *d2;
         char why[256];
-        int K = 9;
+        int K = 9 - nt; /* even: a no-tuzdik board's own */
         assert_int_equal(sow_db_open(&g, K, NULL, &(sow_db_options){.threads = 1}, &d1, why,
                                      sizeof why), SOW_OK);
         assert_int_equal(sow_db_open(&g, K, NULL, &(sow_db_options){.threads = 2}, &d2, why,
                                      sizeof why), SOW_OK);
-        for (int k = 0; k <= K; k++) {
+        for (int k = sow_db_level_first(&g, K); k <= K; k += g.level_step) {
             uint64_t n = sow_retro_level_size(&g, k);
             assert_memory_equal(d1->table[k], d2->table[k], n);
             /* every component on 2 threads */
@@ -396,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_bellman),
         cmocka_unit_test(test_against_reference),
         cmocka_unit_test(test_above_database),
+        cmocka_unit_test(test_level_step),
         cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,7 @@ typedef struct sow_db_options {
 typedef struct sow_db {
     int m;
     int max_seeds;
+    int level_step;  /* the game's: the levels held are max_seeds - j * it */
     int score_scale;
     bool toguz;      /* Toguz: entries indexed by sow_toguz_rank_pos */
     bool packed;     /* some level is packed: sow_db_entry is not usable */
@@ -262,6 +263,31 @@ static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
     sow_db_locate(db, p, &l);
 }
 
+/* Does a database of g up to max_seeds hold seed count k? Every one up
+ * to max_seeds where g->level_step is 1; else only max_seeds - j *
+ * level_step: a board's seeds never reach the others (Toguz without
+ * tuzdik keeps their parity), so they are neither built nor loaded, and a
+ * board of the other parity is not covered (sow_db_covers). */
+static inline bool sow_db_level_in(const sow_game *g, int max_seeds, int k)
+{
+    return k >= 0 && k <= max_seeds && (max_seeds - k) % g->level_step == 0;
+}
+
+/* The lowest seed count a database of g up to max_seeds holds. */
+static inline int sow_db_level_first(const sow_game *g, int max_seeds)
+{
+    return max_seeds % g->level_step;
+}
+
+/* Can db (open, for g) answer the positions a search from a board of
+ * `seeds` seeds reaches that hold at most db->max_seeds? Those have seeds
+ * - j * level_step seeds, so: unless the steps miss every level it holds. */
+static inline bool sow_db_covers(const sow_db *db, const sow_game *g, int seeds)
+{
+    int d = seeds - db->max_seeds;
+    return (d < 0 ? -d : d) % g->level_step == 0;
+}
+
 /* Bytes the tables of a database up to max_seeds take at one byte a
  * position, SIZE_MAX if that does not fit: an upper bound of its memory
  * once open (a level is packed only where that is smaller; sow_db_size
@@ -331,7 +357,8 @@ void sow_db_close(sow_db *db);
  * South's opening turn of a pie game, so each move scores the best over
  * the completions t of South's turn of -|v(t)| (doc/rules.md, as
  * sow_ref_solve). SOW_E_POSITION if pos is malformed, SOW_E_ARG if the
- * database does not cover pos (other m or scale, too few seeds) or
+ * database does not cover pos (other m or scale, too few seeds, seed
+ * counts pos never reaches: sow_db_covers) or
  * pie_opening is set when South is not to move in a pie game. Thread-safe:
  * reads only. */
 sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *pos,
@@ -380,12 +407,15 @@ unsigned sow_db_variant(const sow_game *g);
  * "kalah-m6-empty-capture-k24.sowdb". */
 void sow_db_file_name(const sow_game *g, int k, char *buf, size_t size);
 
-/* The largest K such that dir holds a file for every seed count 0..K of
- * g's database (by name only: a file is checked when it is loaded); -1 if
- * it holds none (or dir is not a readable folder). */
-int sow_db_dir_levels(const sow_game *g, const char *dir);
+/* The largest K of the seed counts a board of `like` seeds reaches
+ * (like - j * g->level_step; any K where the step is 1) such that dir
+ * holds a file for every seed count of g's database up to K
+ * (sow_db_level_in; by name only: a file is checked when it is loaded);
+ * -1 if none (or dir is not a readable folder). */
+int sow_db_dir_levels(const sow_game *g, const char *dir, int like);
 
-/* The memory seed counts 0..k of g's database take once loaded from dir as
+/* The memory the seed counts of g's database up to k (sow_db_level_in)
+ * take once loaded from dir as
  * its files hold them (a packed level at its packed size, a byte a
  * position otherwise: the files' sizes, a header each over); 0 if dir
  * lacks one of them. A build of a higher seed count reads them as they

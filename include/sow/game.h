@@ -96,6 +96,11 @@ typedef struct sow_game {
     bool tuzdik;           /* toguz tuzdik claims are allowed */
     bool cycles;           /* play can repeat a position */
     bool pie;              /* kalah pie rule (changes the solved value only) */
+    /* The seeds on the board change by multiples of this only: 2 where
+     * every capture takes an even count and no seed leaves one at a time
+     * (Toguz without tuzdik), else 1. A database then holds only the seed
+     * counts a board's own can reach (sow_db_level_in). */
+    int level_step;
     int score_scale;       /* scores are margin*scale + tie-break (see rules.h) */
 
     /* ring_byte[r]: byte of sow_pos holding ring hole r, mover's view.

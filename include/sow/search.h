@@ -57,7 +57,10 @@ typedef struct sow_oracle_loc {
  * database (the CLI wires sow_db in; the search does not depend on it).
  * `probe` returns the future gain (score units, see above) for the player to
  * move of any non-finished position whose pits hold at most `max_seeds`
- * seeds in all. It must be thread-safe. */
+ * seeds in all, and max_seeds - j * g->level_step of them (sow_game: the
+ * seed counts a board of the game reaches from max_seeds; a search whose
+ * root reaches none of them does not use the oracle). It must be
+ * thread-safe. */
 typedef struct sow_oracle {
     int max_seeds;
     int (*probe)(const void *ctx, const sow_pos *p);

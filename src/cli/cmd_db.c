@@ -23,7 +23,9 @@ static const char usage_build[] =
     "\n"
     "Computes the seed counts 0..K of the database of GAME (kalah, chungkala,\n"
     "congkak, toguz: seeds on the board, every tuzdik state, cycles solved\n"
-    "by a fixpoint, doc/retrograde.md) that D lacks and saves each one as a\n"
+    "by a fixpoint, doc/retrograde.md; toguz without tuzdik: those of K's\n"
+    "parity only, since its captures are even and a board never reaches the\n"
+    "others) that D lacks and saves each one as a\n"
     "file; an interrupted build (Ctrl-C: exit status 130; a second Ctrl-C\n"
     "kills it at once) resumes where it stopped. D defaults to the database\n"
     "store (sow db store --help); a missing D is created once every argument\n"
@@ -310,16 +312,17 @@ static int db_build(int argc, char **argv)
     bool built[SOW_DB_MAX_SEEDS + 1], loaded[SOW_DB_MAX_SEEDS + 1];
     uint64_t positions = 0, built_positions = 0;
     for (int k = 0; k <= K; k++) {
-        uint64_t c = sow_retro_level_size(&cg.g, k);
-        built[k] = sow_db_built(db, k);
-        loaded[k] = !built[k];
+        bool in = sow_db_level_in(&cg.g, K, k);
+        uint64_t c = in ? sow_retro_level_size(&cg.g, k) : 0;
+        built[k] = in && sow_db_built(db, k);
+        loaded[k] = in && !built[k];
         positions += c;
         built_positions += built[k] ? c : 0;
     }
     char first[128], last[128], b[256], l[256], where[4096];
     /* A store: the family's folder in it, where the files are. */
     sow_store_resolve(&cg.g, dir, where, sizeof where);
-    sow_db_file_name(&cg.g, 0, first, sizeof first);
+    sow_db_file_name(&cg.g, sow_db_level_first(&cg.g, K), first, sizeof first);
     sow_db_file_name(&cg.g, K, last, sizeof last);
     fmt_ranges(built, K, b, sizeof b);
     fmt_ranges(loaded, K, l, sizeof l);
@@ -598,12 +601,24 @@ static int check_files(const char *dir, const folder *f, bool payload, bool each
         int top = SOW_DB_MAX_SEEDS;
         while (!gs[j].have[top])
             top--;
+        /* Missing: a seed count below one of its own step's that is
+         * there (every one below the top where the step is 1; toguz
+         * without tuzdik holds even and odd ones apart: sow_db_level_in). */
         bool missing[SOW_DB_MAX_SEEDS + 1];
         int nmissing = 0;
-        for (int k = 0; k <= top; k++)
-            nmissing += missing[k] = !gs[j].have[k];
+        for (int k = 0; k <= top; k++) {
+            bool above = false;
+            for (int i = k + g.level_step; i <= top && !above; i += g.level_step)
+                above = gs[j].have[i];
+            nmissing += missing[k] = !gs[j].have[k] && above;
+        }
         if (!nmissing) {
-            printf("%s: seed counts 0..%d, complete (%d files, %.1f MB)\n", name, top,
+            bool held[SOW_DB_MAX_SEEDS + 1];
+            for (int k = 0; k <= top; k++)
+                held[k] = gs[j].have[k];
+            char counts[512];
+            fmt_ranges(held, top, counts, sizeof counts);
+            printf("%s: seed counts %s, complete (%d files, %.1f MB)\n", name, counts,
                    gs[j].files, gs[j].mb);
             continue;
         }

@@ -459,7 +459,8 @@ static void play(const match *m, seat *st, game_rec *r)
             r->stopped = true;
             goto done;
         }
-        if (m->db && sow_seeds_on_board(g, &p) <= m->db->max_seeds) {
+        if (m->db && sow_seeds_on_board(g, &p) <= m->db->max_seeds &&
+            sow_db_covers(m->db, g, sow_seeds_on_board(g, &p))) {
             sow_solution sol;
             if (sow_db_probe_root(m->db, g, &p, false, &sol) == SOW_OK) {
                 int sc = south_score(g, &p, sol.score);
@@ -644,11 +645,12 @@ static void parse_sprt(const char *text, sow_sprt *t)
 }
 
 /* The store's database for adjudication: every seed count it holds from
- * 0 up, loaded, never built; NULL if none (or --no-adjudicate). */
+ * 0 up that the games' boards reach, loaded, never built; NULL if none
+ * (or --no-adjudicate). */
 static sow_db *adjudicator(const cli_game *cg)
 {
     const char *store = cli_store();
-    int k = store ? sow_db_dir_levels(&cg->g, store) : -1;
+    int k = store ? sow_db_dir_levels(&cg->g, store, sow_seeds_on_board(&cg->g, &cg->pos)) : -1;
     if (k < 0)
         return NULL;
     sow_db_options o = {.no_build = true, .in_place = true, .no_verify = false};

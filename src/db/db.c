@@ -88,7 +88,7 @@ static bool copy_in_time(sow_db *db, void *dst, const void *src, size_t n,
 static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *what, char *why,
                       size_t why_size)
 {
-    if (!opt->keep_partial || k == 0) {
+    if (!opt->keep_partial || k < db->level_step) {
         if (what)
             sow_fail(why, why_size, SOW_E_INTERRUPTED, "%s seed count %d", what, k);
         return SOW_E_INTERRUPTED;
@@ -101,7 +101,7 @@ static sow_err cut_at(sow_db *db, int k, const sow_db_options *opt, const char *
         db->pack[j] = NULL;
         db->priv->built[j] = false;
     }
-    db->max_seeds = k - 1;
+    db->max_seeds = k - db->level_step;
     db->priv->cut = true;
     return SOW_OK;
 }
@@ -125,7 +125,7 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds)
 {
     /* sum_{k<=K} C(k+P-1, P-1) = C(K+P, P) (hockey stick). */
     uint64_t total = 0;
-    for (int k = 0; k <= max_seeds; k++) {
+    for (int k = sow_db_level_first(g, max_seeds); k <= max_seeds; k += g->level_step) {
         uint64_t c = sow_retro_level_size(g, k);
         if (c == UINT64_MAX || total + c < total || total + c > SIZE_MAX - sizeof(sow_db))
             return SIZE_MAX;
@@ -233,15 +233,15 @@ static bool level_file(const sow_game *g, const char *fdir, int k, struct stat *
     return stat(path, st) == 0 && S_ISREG(st->st_mode);
 }
 
-int sow_db_dir_levels(const sow_game *g, const char *dir)
+int sow_db_dir_levels(const sow_game *g, const char *dir, int like)
 {
     char fdir[4096];
     sow_store_resolve(g, dir, fdir, sizeof fdir);
     struct stat st;
-    int k = -1;
-    while (k < SOW_DB_MAX_SEEDS && level_file(g, fdir, k + 1, &st))
-        k++;
-    return k;
+    int step = g->level_step, k = like >= 0 ? like % step - step : -1;
+    while (k + step <= SOW_DB_MAX_SEEDS && level_file(g, fdir, k + step, &st))
+        k += step;
+    return k < 0 ? -1 : k;
 }
 
 uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k)
@@ -250,7 +250,7 @@ uint64_t sow_db_dir_bytes(const sow_game *g, const char *dir, int k)
     sow_store_resolve(g, dir, fdir, sizeof fdir);
     uint64_t sum = 0;
     struct stat st;
-    for (int j = 0; j <= k; j++) {
+    for (int j = sow_db_level_first(g, k); j <= k; j += g->level_step) {
         if (!level_file(g, fdir, j, &st))
             return 0;
         sum += (uint64_t)st.st_size;
@@ -482,7 +482,7 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
                         sow_db *db, uint64_t *missing, char *why, size_t why_size)
 {
     *missing = 0;
-    for (int k = 0; k <= db->max_seeds; k++) {
+    for (int k = db->max_seeds % db->level_step; k <= db->max_seeds; k += db->level_step) {
         if (held(db, k))
             continue;
         sow_err e = try_level(g, k, dir, opt, db, why, why_size);
@@ -538,12 +538,13 @@ static void bytes_below(sow_db *db, int k, build_state *b, size_t need,
     size_t now = copies_bytes(b, db), all = 0;
     for (int j = 0; j < k; j++)
         all += db->pack[j] ? (size_t)pv->entries[j] : 0;
-    size_t one = k > 0 && db->pack[k - 1] ? (size_t)pv->entries[k - 1] : 0;
+    int below = k - db->level_step; /* the level just below k */
+    size_t one = below >= 0 && db->pack[below] ? (size_t)pv->entries[below] : 0;
     int from = k; /* levels from..k-1 at a byte */
     if (!opt->memory || need - now + all <= opt->memory)
         from = 0;
     else if (need - now + one <= opt->memory)
-        from = k - 1;
+        from = below;
     for (int j = 0; j <= SOW_DB_MAX_SEEDS; j++)
         if (j < from || j >= k || !db->pack[j])
             sow_huge_free(&b->copy[j]);
@@ -695,7 +696,7 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
         sow_db_remove_stale_locks(dir);
     }
     sow_err e = SOW_OK;
-    for (int k = 0; k <= db->max_seeds && !e; k++) {
+    for (int k = db->max_seeds % db->level_step; k <= db->max_seeds && !e; k += db->level_step) {
         if (held(db, k))
             continue;
         if (!dir) {
@@ -751,7 +752,7 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
     }
     bool toguz = g->landing == SOW_LAND_TOGUZ;
     uint64_t below = 0, n = 0;
-    for (int k = 0; k <= max_seeds; k++) {
+    for (int k = sow_db_level_first(g, max_seeds); k <= max_seeds; k += g->level_step) {
         n = sow_retro_level_size(g, k);
         if (n == UINT64_MAX)
             return SIZE_MAX;
@@ -868,10 +869,12 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
         return SOW_E_NOMEM;
     }
     db->priv = pv;
-    for (int k = 0; k <= max_seeds; k++)
+    /* Only the seed counts it holds have entries (sow_db_level_in). */
+    for (int k = sow_db_level_first(g, max_seeds); k <= max_seeds; k += g->level_step)
         pv->entries[k] = sow_retro_level_size(g, k);
     db->m = g->m;
     db->max_seeds = max_seeds;
+    db->level_step = g->level_step;
     db->score_scale = g->score_scale;
     db->toguz = g->landing == SOW_LAND_TOGUZ;
     sow_index_init(&db->ix, 2 * g->m);
@@ -879,7 +882,7 @@ sow_err sow_db_open(const sow_game *g, int max_seeds, const char *dir,
     int saved = 0;
     uint64_t missing = 0;
     if (!dir) {
-        for (int k = 0; k <= max_seeds; k++)
+        for (int k = sow_db_level_first(g, max_seeds); k <= max_seeds; k += g->level_step)
             missing += sow_retro_level_size(g, k);
     } else {
         e = load_all(g, dir, opt, db, &missing, why, why_size);

@@ -43,7 +43,8 @@ sow_err sow_db_probe_root(const sow_db *db, const sow_game *g, const sow_pos *po
     bool over = sow_over(g, pos);
     if (!over && (!db || db->m != g->m || db->score_scale != g->score_scale ||
                   db->toguz != (g->landing == SOW_LAND_TOGUZ) ||
-                  sow_seeds_on_board(g, pos) > db->max_seeds))
+                  sow_seeds_on_board(g, pos) > db->max_seeds ||
+                  !sow_db_covers(db, g, sow_seeds_on_board(g, pos))))
         return SOW_E_ARG;
     if (pie_opening && !over && (!g->pie || sow_pos_to_move(pos) != SOW_SOUTH))
         return SOW_E_ARG;

@@ -40,6 +40,7 @@ static sow_err analysis_db(sow_engine *e, const sow_pos *p, double end, size_t t
         plan.db_seeds = 0; /* no database: the analysis runs on its own */
     uint64_t beside = engine_search_bytes(e, tt_mb);
     if (e->db && (e->db->max_seeds < plan.db_seeds || L.no_db ||
+                  !sow_db_covers(e->db, &e->g, sow_seeds_on_board(&e->g, p)) ||
                   engine_db_bytes(e) + beside > e->lim.memory))
         engine_drop_db(e);
     if (!e->db && plan.db_seeds > 0) {

@@ -93,7 +93,8 @@ static void fit_to_plan(sow_engine *e, sow_plan *plan)
         engine_drop_search(e); /* heuristic entries never meet exact ones */
     if (plan->limits.no_db || plan->limits.db_seeds < 0)
         engine_drop_db(e); /* asked to search without one */
-    if (e->db && e->db->max_seeds >= plan->db_seeds) {
+    if (e->db && e->db->max_seeds >= plan->db_seeds &&
+        sow_db_covers(e->db, &e->g, plan->board_seeds)) {
         uint64_t used = engine_db_bytes(e) + threads;
         uint64_t room = mem > used ? (mem - used) / MB : 0;
         if (room < 1)

@@ -42,6 +42,8 @@
  * doc/experiments.md, "Growth for games that cycle"). */
 #define CYCLE_SHORT_SEEDS 4
 #define CYCLE_STEP_SEEDS 2
+/* Both multiples of every game's level_step (sow_game: 1 or 2), so that
+ * the steps stay on the seed counts the board reaches. */
 
 /* ---- The cost model (model.c) ----------------------------------------- */
 

@@ -130,6 +130,8 @@ double plan_missing_build_seconds(const sow_game *g, int threads, int k, int hav
 {
     if (k <= have)
         return 0;
+    if ((k - have) % g->level_step)
+        have = -1; /* the other seed counts' files: none of k's */
     double rate = plan_fit_of(g)->build_rate;
     double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
     return lacking / (rate * threads);
@@ -254,10 +256,10 @@ int plan_grow_step(const sow_game *g, int k, int limit)
     if (g->cycles)
         return k + CYCLE_STEP_SEEDS < limit ? k + CYCLE_STEP_SEEDS : limit;
     double want = GROW_STEP * (double)sow_db_bytes(g, k);
-    int j = k + 1;
+    int j = k + g->level_step;
     while (j < limit && (double)sow_db_bytes(g, j) < want)
-        j++;
-    return j;
+        j += g->level_step;
+    return j < limit ? j : limit;
 }
 
 double plan_mib(uint64_t bytes)

@@ -45,6 +45,20 @@
  * take this many times longer than with the default budget. */
 #define DEGRADED_RATIO 1.5
 
+/* The database sizes a board of `board` seeds can use are those its
+ * seeds reach (sow_db_level_in): board - j * g->level_step. The smallest
+ * of them above 0, and the largest up to `k`. */
+static int db_first(const sow_game *g, int board)
+{
+    int k = board % g->level_step;
+    return k > 0 ? k : g->level_step;
+}
+
+static int db_below(const sow_game *g, int board, int k)
+{
+    return k - ((board - k) % g->level_step + g->level_step) % g->level_step;
+}
+
 /* The default database size within lim->memory: the k that minimises the
  * modelled build (of what the folder lacks: it holds 0..have) plus search
  * with the game's fitted constants, among those whose build takes at most
@@ -60,7 +74,7 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, 
     int best = 0;
     double best_cost = plan_search_cost(g, board, 0, lim->threads, lim->value_only);
     double no_db = best_cost;
-    for (int k = 1; k <= kmax; k++) {
+    for (int k = db_first(g, board); k <= kmax; k += g->level_step) {
         uint64_t bytes = plan_db_hold(g, lim, k);
         if (bytes == UINT64_MAX || bytes > lim->memory)
             break;
@@ -91,7 +105,7 @@ static int grow_limit(const sow_game *g, const sow_limits *lim, int board, int k
     int kmax = sow_retro_max_seeds(g) < board - 1 ? sow_retro_max_seeds(g) : board - 1;
     uint64_t room = plan_room_beside(g, lim, plan_table_mb(g, lim, board, k));
     int best = 0;
-    for (int j = k + 1; j <= kmax; j++) {
+    for (int j = k + g->level_step; j <= kmax; j += g->level_step) {
         /* Building it takes its scratch too (a faster build rate made the
          * growth jump to the limit, where the scratch did not fit): the
          * build's peak, the levels below j as the folder will hold them. */
@@ -140,7 +154,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
                              sow_plan *out)
 {
     int board = out->board_seeds, best = 0, have = out->db_files;
-    int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
+    int kmax = db_below(g, board, sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board);
     uint64_t need = plan_cycle_need(g, lim, board, kmax);
     double t_all =
         need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, kmax, have);
@@ -170,7 +184,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
         return SOW_OK;
     }
     double secs = 0;
-    for (int k = 1; k <= kmax; k++) {
+    for (int k = db_first(g, board); k <= kmax; k += g->level_step) {
         if (plan_cycle_need(g, lim, board, k) > lim->memory)
             break;
         double t = plan_missing_build_seconds(g, lim->threads, k, have);
@@ -211,6 +225,14 @@ static sow_err plan_forced_db(const sow_game *g, const sow_limits *lim, sow_plan
         k = board;
         out->db_degraded = true;
     }
+    /* A size the board's seeds never reach answers nothing: the one
+     * below that they do, said (Toguz without tuzdik: --db-seeds 29 for
+     * a board of 32 seeds holds only odd seed counts). */
+    bool step_down = db_below(g, board, k) != k;
+    if (step_down) {
+        k = db_below(g, board, k);
+        out->db_degraded = true;
+    }
     if (k > sow_retro_max_seeds(g))
         return sow_fail(why, why_size, SOW_E_LIMIT,
                         "a database up to %d seeds is beyond what its entries can hold for "
@@ -225,7 +247,12 @@ static sow_err plan_forced_db(const sow_game *g, const sow_limits *lim, sow_plan
                         k, need == UINT64_MAX ? INFINITY : plan_mib(need), plan_mib(lim->memory), tt);
     }
     out->db_seeds = k;
-    if (out->db_degraded)
+    if (step_down)
+        snprintf(out->why_db, sizeof out->why_db,
+                 "--db-seeds %d: this board's %d seeds leave it only %d at a time, and a "
+                 "database holds only the seed counts its top reaches so: using %d",
+                 lim->db_seeds, board, g->level_step, k);
+    else if (out->db_degraded)
         snprintf(out->why_db, sizeof out->why_db,
                  "--db-seeds %d exceeds the %d seed%s on this board: using %d",
                  lim->db_seeds, board, board == 1 ? "" : "s", k);
@@ -430,7 +457,8 @@ sow_err sow_plan_make(const sow_game *g, const sow_pos *pos, const sow_limits *l
     if (e)
         return e;
     out->board_seeds = sow_seeds_on_board(g, pos);
-    out->db_files = L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir) : -1;
+    out->db_files =
+        L->db_dir && !L->no_db ? sow_db_dir_levels(g, L->db_dir, out->board_seeds) : -1;
     double now = sow_now();
     if (L->deadline <= 0 && L->time_limit > 0)
         L->deadline = now + L->time_limit;
@@ -475,11 +503,11 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
     /* Without a time (a depth or node limit) the search's length is
      * unknown and may be a blink: only what the folder holds (builds: 0 s). */
     double budget = isfinite(left) ? ANALYSIS_BUILD_SHARE * left : 0;
-    int kmax = sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board;
+    int kmax = db_below(g, board, sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board);
     uint64_t tt_and_search = (uint64_t)out->tt_mb * MB + plan_search_bytes(g, P);
     uint64_t room = P->memory > tt_and_search ? P->memory - tt_and_search : 0;
     /* Levels the folder holds cost no build and no scratch. */
-    for (int j = 1; j <= kmax; j++) {
+    for (int j = db_first(g, board); j <= kmax; j += g->level_step) {
         uint64_t bytes = plan_db_hold(g, P, j);
         if (bytes == UINT64_MAX || bytes > room ||
             plan_missing_build_seconds(g, P->threads, j, have) > budget)

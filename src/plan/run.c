@@ -217,9 +217,10 @@ static int grow_to(const sow_game *g, const sow_plan *plan, const sow_plan_resul
                    double searched, double build_max)
 {
     int j = plan_grow_step(g, r->db_seeds, plan->db_grow_seeds);
-    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + 1) <= searched &&
-           build_guess(g, plan, r, j + 1) <= build_max)
-        j++;
+    int d = g->level_step;
+    while (j < plan->db_grow_seeds && build_guess(g, plan, r, j + d) <= searched &&
+           build_guess(g, plan, r, j + d) <= build_max)
+        j += d;
     return j;
 }
 
@@ -273,8 +274,8 @@ static int fit_time(const sow_game *g, const sow_plan *plan, int k, double left)
         return k;
     while (k > 0 && plan_missing_build_seconds(g, plan->limits.threads, k, plan->db_files) >
                         plan->build_share * left)
-        k--;
-    return k;
+        k -= g->level_step;
+    return k > 0 ? k : 0;
 }
 
 /* The run's solver: the one the caller lends (*lent, then NULL), its

@@ -145,6 +145,7 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
     g->capture_empty = (v & SOW_VAR_EMPTY_CAPTURE) != 0;
     g->pie = (v & SOW_VAR_PIE) != 0;
     g->score_scale = 1;
+    g->level_step = 1;
     switch (c->game) {
     case SOW_KALAH:
         g->landing = SOW_LAND_CAPTURE;
@@ -168,6 +169,9 @@ sow_err sow_game_init(sow_game *g, const sow_config *c)
         g->sweep = true;
         g->tuzdik = !(v & SOW_VAR_NO_TUZDIK);
         g->cycles = true;
+        /* Captures take a pit made even; only a tuzdik (a claim takes
+         * 3, a drop into one 1) takes an odd count off the board. */
+        g->level_step = g->tuzdik ? 1 : 2;
         break;
     default:
         return SOW_E_GAME;

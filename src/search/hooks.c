@@ -11,6 +11,7 @@ void search_analyse_begin(sow_search *s, const sow_pos *root, search_eval_fn eva
 {
     search_call_begin(s, "depth");
     search_key_use(s, sow_i_seeds_on_board(s->g, root));
+    search_oracle_root(s, sow_i_seeds_on_board(s->g, root));
     s->c.eval = eval;
     s->c.eval_ctx = eval_ctx;
     s->c.promote = true;

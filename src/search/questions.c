@@ -23,6 +23,7 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
     if (!search_key_use(s, sow_i_seeds_on_board(g, x)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     search_call_begin(s, "unit");
+    search_oracle_root(s, sow_i_seeds_on_board(g, x));
     int base = search_store_score(g, x), span = future_bound(s, sow_i_seeds_on_board(g, x)), f;
     s->c.pr.test = t;
     s->c.pr.lower = base - span;
@@ -46,6 +47,7 @@ sow_err sow_search_tests_begin(sow_search *s, const sow_pos *root)
     if (!search_key_use(s, sow_i_seeds_on_board(s->g, root)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     search_call_begin(s, "unit");
+    search_oracle_root(s, sow_i_seeds_on_board(s->g, root));
     s->c.side_by_side = true;
     s->c.tests_seeds = sow_i_seeds_on_board(s->g, root);
     s->c.abdada = s->opt.threads > 1;

@@ -400,7 +400,9 @@ static sow_err add_edge(graph *G, edge e)
 /* Is q answered by the oracle (exact, path-free: doc/search.md)? */
 static bool in_oracle(const graph *G, const sow_pos *q)
 {
-    return G->oracle && sow_i_seeds_on_board(G->g, q) <= G->oracle->max_seeds;
+    int k = sow_i_seeds_on_board(G->g, q);
+    return G->oracle && k <= G->oracle->max_seeds &&
+           (G->oracle->max_seeds - k) % G->g->level_step == 0;
 }
 
 static sow_err enumerate(graph *G, const sow_pos *root)

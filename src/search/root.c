@@ -268,6 +268,7 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
     if (!search_key_use(s, sow_i_seeds_on_board(s->g, p)))
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     search_call_begin(s, NULL);
+    search_oracle_root(s, sow_i_seeds_on_board(s->g, p));
     int span = future_bound(s, sow_i_seeds_on_board(s->g, p));
     s->c.root_lower = search_store_score(s->g, p) - span;
     s->c.root_upper = search_store_score(s->g, p) + span;

@@ -40,6 +40,12 @@ void search_call_begin(sow_search *s, const char *phase)
     }
 }
 
+void search_oracle_root(sow_search *s, int seeds)
+{
+    int d = seeds - s->oracle.max_seeds;
+    s->c.use_oracle = s->has_oracle && (d < 0 ? -d : d) % s->g->level_step == 0;
+}
+
 /* Picks the key for a search whose root has `seeds` seeds (they never grow
  * below it): packed if it holds them, else the code, else the hash, which
  * only depth-limited searches accept; true if exact. The table's exact

@@ -295,6 +295,10 @@ void search_call_begin(sow_search *s, const char *phase);
 /* Picks the table's key for a search whose root has `seeds` seeds; true
  * if exact (key.h). */
 bool search_key_use(sow_search *s, int seeds);
+/* After search_call_begin, for a search whose root has `seeds` seeds: the
+ * oracle is used unless the root never reaches its seed counts (the
+ * oracle answers max_seeds - j * g->level_step only: sow_oracle). */
+void search_oracle_root(sow_search *s, int seeds);
 
 /* The error that stopped the call (SOW_E_LIMIT if none was set). */
 sow_err search_stopped(const sow_search *s);
