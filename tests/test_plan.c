@@ -467,11 +467,11 @@ static void test_cycles(void **state)
     game_of(&small, SOW_TOGUZ, 3, 3, 0);
     sow_plan q = make(&small, &lim, SOW_OK);
     check_invariants(&small, &q);
-    /* Four seeds short of the complete database, growing to it. */
-    assert_int_equal(q.db_seeds, 14);
+    /* Ten seeds short of the complete database, growing to it. */
+    assert_int_equal(q.db_seeds, 8);
     assert_int_equal(q.db_grow_seeds, 18);
     assert_true(q.trial_seconds > 0);
-    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 14, 1) * (1 + 1e-9));
+    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 8, 1) * (1 + 1e-9));
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
@@ -487,7 +487,7 @@ static void test_cycles(void **state)
     lim = (sow_limits){.memory = 4096 * MB, .threads = 1};
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 16);
+    assert_int_equal(p.db_seeds, 10);
     assert_int_equal(p.db_grow_seeds, 20);
     assert_false(p.root_in_db);
     assert_non_null(strstr(p.why_db, "short of the complete one"));
@@ -1007,7 +1007,7 @@ static void test_db_grows(void **state)
 }
 
 /* A game that cycles grows to the complete database when the search
- * above it outlasts half the next step's modelled build. Toguz 4x2
+ * above it outlasts a quarter of the next step's modelled build. Toguz 4x2
  * above a 2-seed database: its search runs for minutes (without one,
  * over 60 s and 230 M nodes unfinished, one thread, 2026-12-04), its
  * budget is half a second or so: the search is cut and the database
@@ -1025,7 +1025,7 @@ static void test_cycles_grow(void **state)
     sow_limits lim = {.memory = 512 * MB, .threads = 1};
     sow_plan plan = make(&g, &lim, SOW_OK);
     check_invariants(&g, &plan);
-    assert_int_equal(plan.db_seeds, 12);
+    assert_int_equal(plan.db_seeds, 6);
     assert_int_equal(plan.db_grow_seeds, 16);
     plan.db_seeds = 2;
     plan.db_bytes = sow_db_bytes(&g, 2);

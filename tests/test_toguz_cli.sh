@@ -27,7 +27,7 @@ PY
 }
 
 # The plan (doc/experiments.md, "Toguz: the complete database" and "Growth
-# for games that cycle"): four seeds short of the complete database, growing
+# for games that cycle"): ten seeds short of the complete database, growing
 # to it, when it fits the memory; else the reason names what it needs. An
 # empty store of their own: the levels a store holds change the plan, and
 # the slow suite leaves Toguz 5x2's complete database in the shared one.
@@ -36,7 +36,7 @@ plan() { # plan KEY ARGS...: prints the plan's KEY
   SOW_DB="$T/empty" "$SOW" solve toguz "$@" --plan --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$key'])"
 }
 [ "$(plan db_grow_seeds --pits 5 --seeds 2 --memory 4G)" = 20 ] || fail "5x2: no complete database in 4 GB"
-[ "$(plan db_seeds --pits 5 --seeds 2 --memory 4G)" = 16 ] || fail "5x2: not 16 seeds first"
+[ "$(plan db_seeds --pits 5 --seeds 2 --memory 4G)" = 10 ] || fail "5x2: not 10 seeds first"
 [ "$(plan root_in_db --pits 5 --seeds 3 --memory 4G)" = False ] || fail "5x3 in 4 GB?"
 plan why_db --pits 5 --seeds 3 --memory 4G | grep -q 'the complete one (30) needs --memory' \
   || fail "5x3: the reason does not say what the complete database needs"

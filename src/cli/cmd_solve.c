@@ -577,11 +577,11 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
     printf("{");
     cli_json_game(cg);
     printf(",\"seeds_on_board\":%d,\"threads\":%d,\"memory_mb\":%.0f,\"tt_mb\":%zu,"
-           "\"db_seeds\":%d,\"db_bytes\":%llu,\"root_in_db\":%s,\"db_grow_seeds\":%d,"
-           "\"trial_seconds\":%.1f,\"why_db\":",
+           "\"db_seeds\":%d,\"db_level_step\":%d,\"db_bytes\":%llu,\"root_in_db\":%s,"
+           "\"db_grow_seeds\":%d,\"trial_seconds\":%.1f,\"why_db\":",
            p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
-           p->db_seeds, (unsigned long long)p->db_bytes, p->root_in_db ? "true" : "false",
-           p->db_grow_seeds, p->trial_seconds);
+           p->db_seeds, cg->g.level_step, (unsigned long long)p->db_bytes,
+           p->root_in_db ? "true" : "false", p->db_grow_seeds, p->trial_seconds);
     cli_fjson_string(stdout, p->why_db);
     printf(",\"why_grow\":");
     cli_fjson_string(stdout, p->why_grow);

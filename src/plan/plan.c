@@ -172,7 +172,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
                      plan_mib(sow_db_bytes(g, board)), t_all);
             snprintf(out->why_grow, sizeof out->why_grow,
                      "the database grows %d seeds at a time up to the complete one (%d) while "
-                     "the search above it outlasts half the next step's build",
+                     "the search above it outlasts a quarter of the next step's build",
                      CYCLE_STEP_SEEDS, board);
             return SOW_OK;
         }

@@ -43,8 +43,9 @@
 /* Where the game cycles, the search above a database that may grow runs
  * for this share of the next step's build (CYCLE_STEP_SEEDS more): a
  * board that needs the complete database pays at most this share of the
- * steps' builds more (Toguz 5x2: about 1.4 times). */
-#define CYCLE_GROW_SHARE 0.5
+ * steps' builds more (Toguz 5x2: about 1.25 times; internal.h,
+ * CYCLE_SHORT_SEEDS). */
+#define CYCLE_GROW_SHARE 0.25
 
 static int db_probe(const void *ctx, const sow_pos *p)
 {
