@@ -877,6 +877,21 @@ static void test_store(void **state)
     char fam[96];
     sow_store_family(&k3, fam, sizeof fam);
     assert_string_equal(fam, "kalah-m3-empty-capture");
+    /* Its inverse, for every game and set of flags a family can have. */
+    for (int id = 0; id < SOW_GAME_COUNT; id++)
+        for (unsigned v = 0; v < 1u << SOW_VAR_COUNT; v++) {
+            sow_config c = {(sow_game_id)id, 7, 1, v}, back;
+            sow_game x;
+            if (sow_game_init(&x, &c) != SOW_OK || sow_db_variant(&x) != v)
+                continue;
+            sow_store_family(&x, fam, sizeof fam);
+            assert_int_equal(sow_store_family_config(fam, &back), SOW_OK);
+            assert_true(back.game == c.game && back.pits == 7 && back.variant == v);
+        }
+    sow_config bad;
+    assert_int_equal(sow_store_family_config("kalah-m3-nonsense", &bad), SOW_E_ARG);
+    assert_int_equal(sow_store_family_config("nogame-m3", &bad), SOW_E_ARG);
+    assert_int_equal(sow_store_family_config("kalah", &bad), SOW_E_ARG);
     sow_db *db, *mem;
     assert_int_equal(sow_db_open(&k3, 8, root, NULL, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);

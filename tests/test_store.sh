@@ -118,6 +118,13 @@ assert set(fam) == {"kalah-m3", "kalah-m4", "kalah-m5", "chungkala-m4"}, fam
 assert fam["kalah-m5"]["complete_to"] == 17 and fam["kalah-m5"]["files"] == 18
 assert sum(f["bytes"] for f in s["families"]) == on_disk
 EOF
+# Toguz without tuzdik holds each parity's seed counts apart (doc/
+# retrograde.md, "Parity"): even ones to 8 and odd ones to 5 are complete to 8.
+expect_status 0 env SOW_DB="$T/store2" "$SOW" db build toguz --pits 3 --variant no-tuzdik --max-seeds 8 --quiet
+expect_status 0 env SOW_DB="$T/store2" "$SOW" db build toguz --pits 3 --variant no-tuzdik --max-seeds 5 --quiet
+expect_status 0 env SOW_DB="$T/store2" "$SOW" db store --json
+python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["families"][0]; sys.exit(0 if (f["family"], f["seeds"], f["complete_to"], f["files"]) == ("toguz-m3-no-tuzdik", "0..6,8", 8, 8) else 1)' "$T/out" ||
+    fail "store --json, no tuzdik: $(cat "$T/out")"
 
 # Pruning: the least recently used family loses its highest seed counts
 # first, down to the budget; the family used last stays whole. (The seed

@@ -46,6 +46,10 @@ bool sow_store_is(const char *dir);
  * are named FAMILY-kK.sowdb). */
 void sow_store_family(const sow_game *g, char *buf, size_t size);
 
+/* The game, pits and variant flags of a family's name (sow_store_family's
+ * inverse; seeds 1): SOW_E_ARG if fam is not one it writes. */
+sow_err sow_store_family_config(const char *fam, sow_config *out);
+
 /* The folder whose files g's database uses: dir/FAMILY if dir is a store,
  * else dir itself. */
 void sow_store_resolve(const sow_game *g, const char *dir, char *buf, size_t size);

@@ -756,6 +756,18 @@ static void fmt_time(double t, char *buf, size_t n)
         snprintf(buf, n, "?");
 }
 
+/* The level step (sow_game.level_step) of a store's family, by its name:
+ * reading a file's header would count as a use of it (its access time is
+ * the store's last use, sow_store_prune). 1 for a name no game has. */
+static int family_step(const char *family)
+{
+    sow_config c;
+    sow_game g;
+    if (sow_store_family_config(family, &c) != SOW_OK || sow_game_init(&g, &c) != SOW_OK)
+        return 1;
+    return g.level_step;
+}
+
 /* Prints the families of v[0..n) of the store at root, as text or JSON. */
 static void print_store(const char *root, const sow_store_level *v, size_t n, bool json)
 {
@@ -788,9 +800,16 @@ static void print_store(const char *root, const sow_store_level *v, size_t n, bo
             have[v[j].seeds] = true;
             top = v[j].seeds > top ? v[j].seeds : top;
         }
-        int complete = -1;
-        while (complete < SOW_DB_MAX_SEEDS && have[complete + 1])
-            complete++;
+        /* The largest K whose seed counts (K, K - step, ...: both
+         * parities apart where the step is 2) are all there. */
+        int step = family_step(v[i].family), complete = -1;
+        for (int k = 0; k <= top; k++) {
+            int c = k;
+            while (c >= 0 && have[c])
+                c -= step;
+            if (c < 0)
+                complete = k;
+        }
         char ranges[512], when[64];
         fmt_ranges(have, top, ranges, sizeof ranges);
         if (json) {

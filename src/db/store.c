@@ -108,6 +108,34 @@ void sow_store_family(const sow_game *g, char *buf, size_t size)
     snprintf(buf, size, "%s-m%d%s", sow_game_name(g->cfg.game), g->m, var);
 }
 
+sow_err sow_store_family_config(const char *fam, sow_config *out)
+{
+    const char *m = strstr(fam, "-m");
+    char game[32];
+    if (!m || m == fam || (size_t)(m - fam) >= sizeof game)
+        return SOW_E_ARG;
+    memcpy(game, fam, (size_t)(m - fam));
+    game[m - fam] = '\0';
+    char *end;
+    long pits = strtol(m + 2, &end, 10);
+    if (end == m + 2 || pits < 1 || pits > SOW_MAX_PITS)
+        return SOW_E_ARG;
+    *out = (sow_config){.pits = (int)pits, .seeds = 1};
+    if (sow_game_parse(game, &out->game) != SOW_OK)
+        return SOW_E_ARG;
+    /* The variants follow in flag order (sow_store_family), each "-name";
+     * names hold dashes themselves, so each is matched whole, in turn. */
+    for (int i = 0; i < SOW_VAR_COUNT && *end; i++) {
+        const char *v = sow_variant_name(1u << i);
+        size_t n = strlen(v);
+        if (end[0] == '-' && strncmp(end + 1, v, n) == 0 && (end[1 + n] == '-' || !end[1 + n])) {
+            out->variant |= 1u << i;
+            end += 1 + n;
+        }
+    }
+    return *end ? SOW_E_ARG : SOW_OK;
+}
+
 void sow_store_resolve(const sow_game *g, const char *dir, char *buf, size_t size)
 {
     if (!sow_store_is(dir)) {
