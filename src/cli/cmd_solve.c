@@ -564,7 +564,7 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
 {
     if (!cg->json) {
         printf("board: %d seeds\nthreads: %d\nmemory: %.0f MB\ntable: %zu MB\n"
-               "database: %d seeds, %.0f MB%s\ngrows up to: %d seeds\ntrial: %.1f s\n"
+               "database: %d seeds, %.0f MB at its peak while it opens%s\ngrows up to: %d seeds\ntrial: %.1f s\n"
                "why database: %s\nwhy growth: %s\nwhy table: %s\nwhy trial: %s\n",
                p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
                p->db_seeds, (double)p->db_bytes / 1048576.0,

@@ -208,8 +208,8 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
                  "no database: the memory leaves no room for one%s", whole);
     else
         snprintf(out->why_db, sizeof out->why_db,
-                 "database up to %d seeds (%.0f MB, %.1f s modelled): with cycles the "
-                 "biggest that fits the memory and builds within %.1f s%s", best,
+                 "database up to %d seeds (%.0f MB of tables, %.1f s modelled): with cycles "
+                 "the biggest that fits the memory and builds within %.1f s%s", best,
                  plan_mib(sow_db_bytes(g, best)), secs,
                  build_max < CYCLE_BUILD_SECONDS ? build_max : CYCLE_BUILD_SECONDS, whole);
     return SOW_OK;
