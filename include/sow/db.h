@@ -270,7 +270,7 @@ static inline void sow_db_prefetch(const sow_db *db, const sow_pos *p)
  * board of the other parity is not covered (sow_db_covers). */
 static inline bool sow_db_level_in(const sow_game *g, int max_seeds, int k)
 {
-    return k >= 0 && k <= max_seeds && (max_seeds - k) % g->level_step == 0;
+    return k >= 0 && k <= max_seeds && sow_game_levels_meet(g, max_seeds, k);
 }
 
 /* The lowest seed count a database of g up to max_seeds holds. */
@@ -284,8 +284,7 @@ static inline int sow_db_level_first(const sow_game *g, int max_seeds)
  * - j * level_step seeds, so: unless the steps miss every level it holds. */
 static inline bool sow_db_covers(const sow_db *db, const sow_game *g, int seeds)
 {
-    int d = seeds - db->max_seeds;
-    return (d < 0 ? -d : d) % g->level_step == 0;
+    return sow_game_levels_meet(g, seeds, db->max_seeds);
 }
 
 /* Bytes the tables of a database up to max_seeds take at one byte a

@@ -121,6 +121,14 @@ typedef struct sow_game {
     sow_land_store land_store[SOW_MAX_PITS][SOW_MAX_TOTAL + 1];
 } sow_game;
 
+/* Can boards of a and b seeds meet in one game of g? Seeds leave the
+ * board g->level_step at a time (sow_game), so only where a and b differ
+ * by a multiple of it: every pair where the step is 1. */
+static inline bool sow_game_levels_meet(const sow_game *g, int a, int b)
+{
+    return (a > b ? a - b : b - a) % g->level_step == 0;
+}
+
 const char *sow_game_name(sow_game_id id);
 /* Parses "kalah", "chungkala", "congkak", "toguz". */
 sow_err sow_game_parse(const char *name, sow_game_id *out);

@@ -482,7 +482,7 @@ static sow_err load_all(const sow_game *g, const char *dir, const sow_db_options
                         sow_db *db, uint64_t *missing, char *why, size_t why_size)
 {
     *missing = 0;
-    for (int k = db->max_seeds % db->level_step; k <= db->max_seeds; k += db->level_step) {
+    for (int k = sow_db_level_first(g, db->max_seeds); k <= db->max_seeds; k += g->level_step) {
         if (held(db, k))
             continue;
         sow_err e = try_level(g, k, dir, opt, db, why, why_size);
@@ -696,7 +696,8 @@ static sow_err build_missing(const sow_game *g, const char *dir, const sow_db_op
         sow_db_remove_stale_locks(dir);
     }
     sow_err e = SOW_OK;
-    for (int k = db->max_seeds % db->level_step; k <= db->max_seeds && !e; k += db->level_step) {
+    for (int k = sow_db_level_first(g, db->max_seeds); k <= db->max_seeds && !e;
+         k += g->level_step) {
         if (held(db, k))
             continue;
         if (!dir) {

@@ -130,7 +130,7 @@ double plan_missing_build_seconds(const sow_game *g, int threads, int k, int hav
 {
     if (k <= have)
         return 0;
-    if ((k - have) % g->level_step)
+    if (!sow_game_levels_meet(g, k, have))
         have = -1; /* the other seed counts' files: none of k's */
     double rate = plan_fit_of(g)->build_rate;
     double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);

@@ -50,13 +50,17 @@
  * of them above 0, and the largest up to `k`. */
 static int db_first(const sow_game *g, int board)
 {
-    int k = board % g->level_step;
-    return k > 0 ? k : g->level_step;
+    int k = 1;
+    while (!sow_game_levels_meet(g, board, k))
+        k++;
+    return k;
 }
 
 static int db_below(const sow_game *g, int board, int k)
 {
-    return k - ((board - k) % g->level_step + g->level_step) % g->level_step;
+    while (k > 0 && !sow_game_levels_meet(g, board, k))
+        k--;
+    return k;
 }
 
 /* The default database size within lim->memory: the k that minimises the

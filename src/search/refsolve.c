@@ -402,7 +402,7 @@ static bool in_oracle(const graph *G, const sow_pos *q)
 {
     int k = sow_i_seeds_on_board(G->g, q);
     return G->oracle && k <= G->oracle->max_seeds &&
-           (G->oracle->max_seeds - k) % G->g->level_step == 0;
+           sow_game_levels_meet(G->g, G->oracle->max_seeds, k);
 }
 
 static sow_err enumerate(graph *G, const sow_pos *root)

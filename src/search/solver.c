@@ -42,8 +42,7 @@ void search_call_begin(sow_search *s, const char *phase)
 
 void search_oracle_root(sow_search *s, int seeds)
 {
-    int d = seeds - s->oracle.max_seeds;
-    s->c.use_oracle = s->has_oracle && (d < 0 ? -d : d) % s->g->level_step == 0;
+    s->c.use_oracle = s->has_oracle && sow_game_levels_meet(s->g, seeds, s->oracle.max_seeds);
 }
 
 /* Picks the key for a search whose root has `seeds` seeds (they never grow
