@@ -406,7 +406,7 @@ static void test_db_dir(void **state)
     /* What the folder holds costs nothing: the same database or a bigger
      * one, whose trial is bounded by the build of what is missing. */
     assert_true(again.db_seeds >= p.db_seeds);
-    double missing = plan_missing_build_seconds(&g, 1, again.db_seeds, again.db_files);
+    double missing = plan_missing_build_seconds(&g, 1, 0, again.db_seeds, again.db_files);
     if (again.db_seeds == p.db_seeds) {
         assert_true(again.trial_seconds == 0);
         assert_non_null(strstr(again.why_trial, "holds"));
@@ -471,7 +471,7 @@ static void test_cycles(void **state)
     assert_int_equal(q.db_seeds, 8);
     assert_int_equal(q.db_grow_seeds, 18);
     assert_true(q.trial_seconds > 0);
-    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 8, 1) * (1 + 1e-9));
+    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 8, 1, 0) * (1 + 1e-9));
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
@@ -505,27 +505,38 @@ static void test_cycles(void **state)
     p = make(&g, &lim, SOW_OK);
     assert_true(p.db_seeds > 0 && p.db_seeds < 20);
     lim.time_limit = 0;
-    lim.memory = 300 * MB;
+    lim.memory = 150 * MB; /* the lean builder's need is about 141 MB */
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
     assert_true(p.db_seeds > 0 && p.db_seeds < 20);
     assert_non_null(strstr(p.why_db, "the complete one (20) needs --memory"));
 }
 
-/* The smallest memory (whole MB) for which the plan of g's start holds
- * the complete database, with db_dir as given. */
-static int complete_mb(const sow_game *g, const char *dir)
+/* Does the plan of g's start, within `memory` bytes, hold the complete
+ * database (db_dir as given)? */
+static bool holds_complete(const sow_game *g, const char *dir, uint64_t memory)
 {
-    for (int mb = 2; mb < 1024; mb++) {
-        sow_limits lim = {.memory = (uint64_t)mb * MB, .threads = 1, .db_dir = dir};
-        sow_plan p;
-        sow_pos x;
-        sow_game_start(g, &x);
-        if (sow_plan_make(g, &x, &lim, &p, NULL, 0) == SOW_OK &&
-            (p.root_in_db || p.db_grow_seeds == p.board_seeds))
-            return mb;
+    sow_limits lim = {.memory = memory, .threads = 1, .db_dir = dir};
+    sow_plan p;
+    sow_pos x;
+    sow_game_start(g, &x);
+    return sow_plan_make(g, &x, &lim, &p, NULL, 0) == SOW_OK &&
+           (p.root_in_db || p.db_grow_seeds == p.board_seeds);
+}
+
+/* The least memory (to 4 KB, by bisection: more memory never plans
+ * less) for which holds_complete; 0 if 1 GB does not. */
+static uint64_t complete_bytes(const sow_game *g, const char *dir)
+{
+    uint64_t lo = 1, hi = 262144; /* in 4 KB: lo fails, hi holds */
+    if (!holds_complete(g, dir, hi * 4096))
+        return 0;
+    assert_false(holds_complete(g, dir, lo * 4096));
+    while (hi - lo > 1) {
+        uint64_t mid = (lo + hi) / 2;
+        *(holds_complete(g, dir, mid * 4096) ? &hi : &lo) = mid;
     }
-    return -1;
+    return hi * 4096;
 }
 
 /* Levels a --db folder holds cost a game with cycles no builder's scratch
@@ -538,7 +549,7 @@ static void test_cycles_folder(void **state)
     game_of(&g, SOW_TOGUZ, 3, 4, 0);
     char dir[] = "/tmp/sow-test-cycles-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    int without = complete_mb(&g, NULL), empty = complete_mb(&g, dir);
+    uint64_t without = complete_bytes(&g, NULL), empty = complete_bytes(&g, dir);
     assert_true(without > 0);
     assert_int_equal(empty, without);
     sow_db_options o = {.threads = 1};
@@ -547,9 +558,9 @@ static void test_cycles_folder(void **state)
     assert_int_equal(sow_db_open(&g, 24, dir, &o, &db, why, sizeof why), SOW_OK);
     sow_db_close(db);
     assert_int_equal(sow_db_dir_levels(&g, dir, 24), 24);
-    int with = complete_mb(&g, dir);
+    uint64_t with = complete_bytes(&g, dir);
     assert_true(with > 0 && with < without);
-    sow_limits lim = {.memory = (uint64_t)with * MB, .threads = 1, .db_dir = dir};
+    sow_limits lim = {.memory = with, .threads = 1, .db_dir = dir};
     sow_plan p = make(&g, &lim, SOW_OK);
     assert_int_equal(p.db_files, 24);
     assert_non_null(strstr(p.why_db, "from the folder's files"));
@@ -631,11 +642,22 @@ static void test_fitted_per_game(void **state)
     for (int j = 1; j <= 24; j++)
         assert_true(plan_search_cost(&g, 48, j, 1, true) <= plan_search_cost(&g, 48, 0, 1, true));
     /* Building what a folder lacks costs its bytes at the family's rate. */
-    double b = plan_missing_build_seconds(&g, 1, 20, 18);
+    double b = plan_missing_build_seconds(&g, 1, 0, 20, 18);
     assert_true(fabs(b - (double)(sow_db_bytes(&g, 20) - sow_db_bytes(&g, 18)) /
                           k->build_rate) < 1e-9 * b + 1e-12);
-    assert_true(plan_missing_build_seconds(&g, 2, 20, -1) < plan_build_seconds(&g, 20, 1));
-    assert_true(plan_missing_build_seconds(&g, 1, 18, 20) == 0);
+    assert_true(plan_missing_build_seconds(&g, 2, 0, 20, -1) < plan_build_seconds(&g, 20, 1, 0));
+    assert_true(plan_missing_build_seconds(&g, 1, 0, 18, 20) == 0);
+    /* A Toguz level whose move lists do not fit the budget builds lean,
+     * SOW_RETRO_LEAN_SLOWDOWN times slower; a Kalah level never does. */
+    sow_game tz;
+    game_of(&tz, SOW_TOGUZ, 5, 2, SOW_VAR_NO_TUZDIK);
+    uint64_t tight = sow_db_bytes(&tz, 20) + sow_retro_scratch_least(&tz, 20);
+    assert_true(sow_retro_lean(&tz, 20, (size_t)(tight - sow_db_bytes(&tz, 20))));
+    assert_false(sow_retro_lean(&tz, 20, 0));
+    double lists = plan_missing_build_seconds(&tz, 1, 0, 20, 18);
+    double lean = plan_missing_build_seconds(&tz, 1, tight, 20, 18);
+    assert_true(fabs(lean - SOW_RETRO_LEAN_SLOWDOWN * lists) < 1e-9 * lean);
+    assert_true(plan_missing_build_seconds(&g, 1, sow_db_bytes(&g, 20), 20, 18) == b);
     /* The pits term: Kalah 4x6 holds far fewer positions per seed than
      * 6x4 of the same 48 seeds, and its search is modelled smaller, above
      * the same database and without one (results/plan-fit.md). */
@@ -669,7 +691,7 @@ static void test_no_build_beyond_search(void **state)
                 check_invariants(&g, &p);
                 double no_db = plan_search_cost(&g, p.board_seeds, 0, t, vo);
                 if (p.db_seeds > 0)
-                    assert_true(plan_build_seconds(&g, p.db_seeds, t) < no_db);
+                    assert_true(plan_build_seconds(&g, p.db_seeds, t, 0) < no_db);
             }
     }
     /* Congkak 7x7's value on one thread: never the 2.2 GB database. */
@@ -703,7 +725,7 @@ static void test_trial_no_cliff(void **state)
             check_invariants(&g, &p);
             if (p.db_seeds == 0)
                 continue;
-            double build = plan_build_seconds(&g, p.db_seeds, 1);
+            double build = plan_build_seconds(&g, p.db_seeds, 1, 0);
             double no_db = plan_search_cost(&g, p.board_seeds, 0, 1, vo);
             double half = 0.5 * build;
             assert_true(p.trial_seconds >= 0.05 * (1 - 1e-9));

@@ -33,6 +33,7 @@
 #include "sow/refsolve.h"
 #include "sow/rules.h"
 #include "sow/search.h"
+#include "toguz.h"
 
 static uint64_t rng = 88172645463325252ull; /* xorshift64's state */
 
@@ -494,6 +495,59 @@ static void test_threads(void **state)
     }
 }
 
+/* ---- the lean builder ---- */
+
+/* Its worklist finds every parent: each in-level move, made as the
+ * builder makes it, is among the moves undone from its child. */
+static void test_lean_preds(void **state)
+{
+    (void)state;
+    static const int top[] = {0, 0, 16, 9, 7, 5};
+    for (int nt = 0; nt < 2; nt++)
+        for (int m = 2; m <= 5; m++) {
+            sow_game g;
+            game_of(&g, SOW_TOGUZ, m, 1, nt ? SOW_VAR_NO_TUZDIK : 0);
+            sow_index ix;
+            sow_index_init(&ix, 2 * m);
+            uint64_t all = 0;
+            for (int k = 1; k <= top[m]; k++) {
+                uint64_t moves;
+                assert_int_equal(sow_retro_toguz_missed_preds(&g, &ix, k, &moves), 0);
+                all += moves;
+            }
+            assert_true(all > 1000); /* the check saw moves */
+        }
+}
+
+/* The lean builder (a scratch budget below the lists') writes the same
+ * bytes as the lists, on 1 and 2 threads. */
+static void test_lean_build(void **state)
+{
+    (void)state;
+    for (int nt = 0; nt < 2; nt++) {
+        sow_game g;
+        game_of(&g, SOW_TOGUZ, 4, 1, nt ? SOW_VAR_NO_TUZDIK : 0);
+        sow_db *d;
+        char why[256];
+        int K = 9 - nt;
+        assert_int_equal(sow_db_open(&g, K, NULL, &(sow_db_options){.threads = 1}, &d, why,
+                                     sizeof why), SOW_OK);
+        for (int k = sow_db_level_first(&g, K); k <= K; k += g.level_step) {
+            uint64_t n = sow_retro_level_size(&g, k);
+            assert_true(sow_retro_scratch_least(&g, k) < sow_retro_scratch_bytes(&g, k));
+            for (int th = 1; th <= 2; th++) {
+                int8_t *t = malloc(n);
+                sow_retro_job job = {.g = &g, .ix = &d->ix, .k = k, .tab = d->table, .out = t,
+                                     .threads = th, .serial_below = 1, .scratch_max = 1};
+                assert_int_equal(sow_retro_build(&job), SOW_OK);
+                assert_memory_equal(d->table[k], t, n);
+                free(t);
+            }
+        }
+        sow_db_close(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +557,8 @@ int main(void)
         cmocka_unit_test(test_above_database),
         cmocka_unit_test(test_level_step),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_lean_preds),
+        cmocka_unit_test(test_lean_build),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

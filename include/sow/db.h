@@ -300,7 +300,9 @@ size_t sow_db_bytes(const sow_game *g, int max_seeds);
  * others packed where that is smaller, with the escapes measured for g's
  * family (1% of the entries where none were measured; results/db-escapes.md);
  * every one at a byte if unpacked), the top at a byte, and beside it the
- * larger of its builder's scratch and its packed form. sow_db_open checks
+ * larger of its builder's least scratch (sow_retro_scratch_least: a
+ * build with more room takes the faster way) and its packed form.
+ * sow_db_open checks
  * it; each level is checked again before its build with what is really
  * held (a level that escapes more than measured is packed into the room
  * the budget has). A build with more room reads copies of the levels

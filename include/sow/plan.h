@@ -85,7 +85,7 @@ bool sow_plan_copy_pays(double copy, double search, double slowdown);
 
 /* Length of each reason string below (not errors: sow/error.h's SOW_WHY),
  * terminator included. */
-#define SOW_PLAN_WHY 192
+#define SOW_PLAN_WHY 256
 
 /* The decisions for one position, each with its reason in words. */
 typedef struct sow_plan {

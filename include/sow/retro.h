@@ -53,6 +53,11 @@ typedef struct sow_retro_job {
     double t0;                 /* clock origin of `seconds` (sow_retro_clock) */
     const sow_stop_flag *stop; /* if not NULL and set: stop, SOW_E_INTERRUPTED */
     double deadline;           /* > 0: stop the same way once sow_retro_clock() reaches it */
+    /* > 0: the scratch the build may take. Toguz's builder then keeps its
+     * move lists only if they fit, else builds lean (about a sixth of the
+     * memory, more time: doc/retrograde.md, "The lean builder"); it must
+     * be at least sow_retro_scratch_least. 0: the fastest way. */
+    size_t scratch_max;
     /* Experimental: for tests and tools; may change without notice. A level
      * with fewer positions per potential is built by one thread; 0: 16384
      * (tests set 1, to run the threaded path on small levels). A field
@@ -64,8 +69,20 @@ typedef struct sow_retro_job {
 } sow_retro_job;
 
 /* Bytes of scratch memory (row lists and move tables) that building seed
- * count k takes besides the tables themselves; freed when it returns. */
+ * count k takes besides the tables themselves, the fastest way
+ * (scratch_max 0); freed when it returns. */
 size_t sow_retro_scratch_bytes(const sow_game *g, int k);
+
+/* ... the least it can take (a job's scratch_max down to this). */
+size_t sow_retro_scratch_least(const sow_game *g, int k);
+
+/* Does building seed count k within scratch_max bytes of scratch (0: no
+ * limit) take the lean way (Toguz: no move lists, where they do not fit
+ * the scratch or their 32-bit indices)? It then takes about
+ * SOW_RETRO_LEAN_SLOWDOWN times as long (Toguz 5x2 without tuzdik, 0..24
+ * seeds, one thread: doc/experiments.md, "The lean builder"). */
+bool sow_retro_lean(const sow_game *g, int k, size_t scratch_max);
+#define SOW_RETRO_LEAN_SLOWDOWN 2.0
 
 /* Fills job->out with the future of every position with job->k seeds.
  * The result does not depend on the thread count (byte-identical). */

@@ -295,12 +295,13 @@ static size_t packed_max(const sow_game *g, int k, uint64_t n)
 }
 
 /* What building level k (n entries) takes beside the tables: the larger
- * of its builder's scratch and, if it is packed (packs), its packed form
- * at most (packed_max) with the packer's scratch. */
-static size_t level_extra(const sow_game *g, int k, uint64_t n, bool packs)
+ * of its builder's scratch (the fastest way's, or the least it can take)
+ * and, if it is packed (packs), its packed form at most (packed_max) with
+ * the packer's scratch. */
+static size_t level_extra(const sow_game *g, int k, uint64_t n, bool packs, bool least)
 {
     size_t blob = packs ? packed_max(g, k, n) + sow_pack_scratch_bytes(g->m, k) : 0;
-    size_t scratch = sow_retro_scratch_bytes(g, k);
+    size_t scratch = least ? sow_retro_scratch_least(g, k) : sow_retro_scratch_bytes(g, k);
     return scratch > blob ? scratch : blob;
 }
 
@@ -583,7 +584,14 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
      * level with many escapes too), so the budget is checked again. Copies
      * at a byte of the levels below come on top where there is room. */
     bool packs = packable(db, k) && (dir || !opt->unpacked);
-    size_t peak = held_bytes(db) + (size_t)n + level_extra(g, k, n, packs);
+    /* The builder takes the fastest way that fits the budget (scratch_max). */
+    size_t base = held_bytes(db) + (size_t)n, scratch_max = 0;
+    size_t peak = base + level_extra(g, k, n, packs, false);
+    if (opt->memory) {
+        scratch_max = opt->memory > base ? opt->memory - base : 1;
+        if (peak > opt->memory)
+            peak = base + level_extra(g, k, n, packs, true);
+    }
     if (opt->memory && peak > opt->memory) {
         return sow_fail(why, why_size, SOW_E_NOMEM,
             "building seed count %d needs %.2f GB (%.0f MB) with the levels held, over the "
@@ -605,7 +613,7 @@ static sow_err build_one(const sow_game *g, int k, const char *dir, const sow_db
         .g = g, .ix = &db->ix, .k = k, .tab = tab, .pack = pack, .out = t,
         .threads = opt->threads, .progress = opt->progress,
         .progress_ctx = opt->progress_ctx, .base = b->base, .t0 = b->t0, .stop = opt->stop,
-        .deadline = opt->deadline,
+        .deadline = opt->deadline, .scratch_max = scratch_max,
     };
     double start = sow_retro_clock();
     sow_err e = sow_retro_build(&job);
@@ -766,7 +774,8 @@ size_t sow_db_build_bytes(const sow_game *g, int max_seeds, const char *dir, boo
             size = (uint64_t)st.st_size; /* held as its file holds it */
         below += size < n ? size : n;
     }
-    uint64_t extra = level_extra(g, max_seeds, n, level_packable(toguz, g->m, max_seeds, n));
+    uint64_t extra =
+        level_extra(g, max_seeds, n, level_packable(toguz, g->m, max_seeds, n), true);
     uint64_t total = below + n + extra + sizeof(sow_db) + sizeof(sow_db_priv);
     return total < below || total > SIZE_MAX ? SIZE_MAX : (size_t)total;
 }

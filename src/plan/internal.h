@@ -105,13 +105,15 @@ double plan_time_left(double end, double now);
 double plan_search_cost(const sow_game *g, int board, int k, int threads, bool value_only);
 /* Modelled seconds to build the levels of a k-seed database that a folder
  * holding 0..have lacks (have -1: all of them). */
-double plan_missing_build_seconds(const sow_game *g, int threads, int k, int have);
+double plan_missing_build_seconds(const sow_game *g, int threads, uint64_t memory, int k,
+                                  int have);
 /* Modelled seconds to build a k-seed database. */
-double plan_build_seconds(const sow_game *g, int k, int threads);
+double plan_build_seconds(const sow_game *g, int k, int threads, uint64_t memory);
 /* The longest build a solve plan with `left` seconds chooses. */
 double plan_build_allowance(double left);
 /* The model's seconds for building a k-seed database and searching with it. */
-double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only);
+double plan_total_cost(const sow_game *g, int board, int k, int threads, uint64_t memory,
+                       bool value_only);
 /* The table for a database of k seeds (forced size, else by the excess,
  * and by the time left). */
 size_t plan_table_mb(const sow_game *g, const sow_limits *lim, int board, int k);

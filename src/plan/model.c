@@ -125,8 +125,11 @@ double plan_search_cost(const sow_game *g, int board, int k, int threads, bool v
 }
 
 /* Modelled seconds to build the levels of a k-seed database that a folder
- * holding 0..have lacks (have -1: all of them). */
-double plan_missing_build_seconds(const sow_game *g, int threads, int k, int have)
+ * holding 0..have lacks (have -1: all of them), within `memory` bytes (0:
+ * no limit): a level whose builder's fastest scratch does not fit beside
+ * the levels below builds lean, SOW_RETRO_LEAN_SLOWDOWN times slower. */
+double plan_missing_build_seconds(const sow_game *g, int threads, uint64_t memory, int k,
+                                  int have)
 {
     if (k <= have)
         return 0;
@@ -134,13 +137,22 @@ double plan_missing_build_seconds(const sow_game *g, int threads, int k, int hav
         have = -1; /* the other seed counts' files: none of k's */
     double rate = plan_fit_of(g)->build_rate;
     double lacking = (double)sow_db_bytes(g, k) - (have >= 0 ? (double)sow_db_bytes(g, have) : 0);
+    for (int j = sow_db_level_first(g, k); j <= k; j += g->level_step) {
+        if (j <= have)
+            continue;
+        uint64_t n = sow_retro_level_size(g, j);
+        uint64_t base = (j >= g->level_step ? sow_db_bytes(g, j - g->level_step) : 0) + n;
+        size_t room = memory ? (memory > base ? (size_t)(memory - base) : 1) : 0;
+        if (sow_retro_lean(g, j, room))
+            lacking += (SOW_RETRO_LEAN_SLOWDOWN - 1) * (double)n;
+    }
     return lacking / (rate * threads);
 }
 
 /* Modelled seconds to build a k-seed database. */
-double plan_build_seconds(const sow_game *g, int k, int threads)
+double plan_build_seconds(const sow_game *g, int k, int threads, uint64_t memory)
 {
-    return plan_missing_build_seconds(g, threads, k, -1);
+    return plan_missing_build_seconds(g, threads, memory, k, -1);
 }
 
 /* The longest build a solve plan with `left` seconds chooses. */
@@ -150,9 +162,10 @@ double plan_build_allowance(double left)
 }
 
 /* The model's seconds for building a k-seed database and searching with it. */
-double plan_total_cost(const sow_game *g, int board, int k, int threads, bool value_only)
+double plan_total_cost(const sow_game *g, int board, int k, int threads, uint64_t memory,
+                       bool value_only)
 {
-    return (k > 0 ? plan_build_seconds(g, k, threads) : 0) +
+    return (k > 0 ? plan_build_seconds(g, k, threads, memory) : 0) +
            plan_search_cost(g, board, k, threads, value_only);
 }
 

@@ -82,7 +82,7 @@ static int choose_db_seeds(const sow_game *g, const sow_limits *lim, int board, 
         uint64_t bytes = plan_db_hold(g, lim, k);
         if (bytes == UINT64_MAX || bytes > lim->memory)
             break;
-        double build = plan_missing_build_seconds(g, lim->threads, k, have);
+        double build = plan_missing_build_seconds(g, lim->threads, lim->memory, k, have);
         if (build > build_max || build >= no_db)
             break;
         if (!plan_fits(g, lim, board, k))
@@ -161,7 +161,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     int kmax = db_below(g, board, sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board);
     uint64_t need = plan_cycle_need(g, lim, board, kmax);
     double t_all =
-        need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, kmax, have);
+        need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, lim->memory, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
         t_all <= build_max) {
         int start = board - CYCLE_SHORT_SEEDS > have ? board - CYCLE_SHORT_SEEDS : have;
@@ -172,7 +172,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
                      "database up to %d seeds (%.1f s modelled), %d short of the complete "
                      "one (%.0f MB, %.0f s): with cycles a search above a database can blow "
                      "up, but it often ends sooner", start,
-                     plan_missing_build_seconds(g, lim->threads, start, have), board - start,
+                     plan_missing_build_seconds(g, lim->threads, lim->memory, start, have), board - start,
                      plan_mib(sow_db_bytes(g, board)), t_all);
             snprintf(out->why_grow, sizeof out->why_grow,
                      "the database grows %d seeds at a time up to the complete one (%d) while "
@@ -191,7 +191,7 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     for (int k = db_first(g, board); k <= kmax; k += g->level_step) {
         if (plan_cycle_need(g, lim, board, k) > lim->memory)
             break;
-        double t = plan_missing_build_seconds(g, lim->threads, k, have);
+        double t = plan_missing_build_seconds(g, lim->threads, lim->memory, k, have);
         if (t > CYCLE_BUILD_SECONDS || t > build_max)
             break;
         best = k;
@@ -271,7 +271,7 @@ static void why_default_db(const sow_game *g, const sow_limits *lim, double buil
                            sow_plan *out)
 {
     int board = out->board_seeds, k = out->db_seeds;
-    double cost = plan_missing_build_seconds(g, lim->threads, k, out->db_files) +
+    double cost = plan_missing_build_seconds(g, lim->threads, lim->memory, k, out->db_files) +
                   plan_search_cost(g, board, k, lim->threads, lim->value_only);
     /* Would the default budget have planned a bigger database, and does
      * the model expect that to matter? */
@@ -281,7 +281,7 @@ static void why_default_db(const sow_game *g, const sow_limits *lim, double buil
                                        : k;
     /* Would more time have planned a bigger one? */
     int kt = isfinite(build_max) ? choose_db_seeds(g, lim, board, out->db_files, INFINITY) : k;
-    double cost_d = plan_total_cost(g, board, kd, lim->threads, lim->value_only);
+    double cost_d = plan_total_cost(g, board, kd, lim->threads, lim->memory, lim->value_only);
     if (kd > k && cost > TRIAL_SECONDS && cost > DEGRADED_RATIO * cost_d) {
         out->db_degraded = true;
         if (k == 0)
@@ -406,7 +406,7 @@ static void why_table_and_growth(const sow_game *g, const sow_limits *L, sow_pla
 static void plan_trial(const sow_game *g, const sow_limits *L, double left, sow_plan *out)
 {
     int k = out->db_seeds, board = out->board_seeds;
-    double build = plan_missing_build_seconds(g, L->threads, k, out->db_files);
+    double build = plan_missing_build_seconds(g, L->threads, L->memory, k, out->db_files);
     if (k == 0) {
         snprintf(out->why_trial, sizeof out->why_trial, "no trial: no database planned");
         return;
@@ -514,7 +514,7 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
     for (int j = db_first(g, board); j <= kmax; j += g->level_step) {
         uint64_t bytes = plan_db_hold(g, P, j);
         if (bytes == UINT64_MAX || bytes > room ||
-            plan_missing_build_seconds(g, P->threads, j, have) > budget)
+            plan_missing_build_seconds(g, P->threads, P->memory, j, have) > budget)
             break;
         k = j;
     }
@@ -535,7 +535,7 @@ static int analysis_db(const sow_game *g, double left, int have, sow_plan *out)
                                   "biggest the folder holds that fits beside the table "
                                   "(no time given: an analysis builds none)", k,
                  plan_mib(plan_db_hold(g, P, k)),
-                 plan_missing_build_seconds(g, P->threads, k, have),
+                 plan_missing_build_seconds(g, P->threads, P->memory, k, have),
                  budget);
     return k;
 }

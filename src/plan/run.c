@@ -166,9 +166,9 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
 static double build_guess(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
                           int j)
 {
-    double t = plan_build_seconds(g, j, plan->limits.threads);
+    double t = plan_build_seconds(g, j, plan->limits.threads, plan->limits.memory);
     if (r->db_last_seconds >= 1.0 &&
-        plan_build_seconds(g, r->db_seeds, plan->limits.threads) >= LOAD_MIN_MODELLED) {
+        plan_build_seconds(g, r->db_seeds, plan->limits.threads, plan->limits.memory) >= LOAD_MIN_MODELLED) {
         double measured = (double)sow_db_bytes(g, j) * r->db_last_seconds / (double)r->db_bytes;
         if (measured > t)
             t = measured;
@@ -206,7 +206,7 @@ static double grow_budget(const sow_game *g, const sow_plan *plan, const sow_pla
      * runs as much slower (without this, Congkak 7x7 at load 15 on two
      * cores grew its database for a search that needed no more time than
      * the load gave it: results/plan.md). */
-    double modelled = plan_build_seconds(g, r->db_seeds, plan->limits.threads);
+    double modelled = plan_build_seconds(g, r->db_seeds, plan->limits.threads, plan->limits.memory);
     if (modelled >= LOAD_MIN_MODELLED && r->db_last_seconds >= LOAD_MIN_BUILD &&
         r->db_last_seconds > modelled)
         model *= fmin(r->db_last_seconds / modelled, LOAD_MAX_SLOWDOWN);
@@ -273,7 +273,8 @@ static int fit_time(const sow_game *g, const sow_plan *plan, int k, double left)
 {
     if (!isfinite(left))
         return k;
-    while (k > 0 && plan_missing_build_seconds(g, plan->limits.threads, k, plan->db_files) >
+    while (k > 0 && plan_missing_build_seconds(g, plan->limits.threads, plan->limits.memory, k,
+                                                 plan->db_files) >
                         plan->build_share * left)
         k -= g->level_step;
     return k > 0 ? k : 0;

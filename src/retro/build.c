@@ -683,6 +683,17 @@ size_t sow_retro_scratch_bytes(const sow_game *g, int k)
     return (size_t)(rows * per_row + (uint64_t)(k + 1) * (uint64_t)(k * g->m + 2) * 4);
 }
 
+size_t sow_retro_scratch_least(const sow_game *g, int k)
+{
+    return g->landing == SOW_LAND_TOGUZ ? sow_retro_toguz_scratch_least(g, k)
+                                        : sow_retro_scratch_bytes(g, k);
+}
+
+bool sow_retro_lean(const sow_game *g, int k, size_t scratch_max)
+{
+    return g->landing == SOW_LAND_TOGUZ && sow_retro_toguz_lean(g, k, scratch_max);
+}
+
 sow_err sow_retro_build(const sow_retro_job *job)
 {
     const sow_game *g = job->g;

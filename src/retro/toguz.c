@@ -56,6 +56,7 @@ typedef struct comp {
     uint32_t *po, *pred; /* in-level predecessors (comp_preds) */
     uint64_t *dirty[2];  /* worklist bitmaps (comp_solve) */
     const int8_t *const *tab;
+    const sow_index *ixp; /* for the component's P parts (the lean builder's seek) */
 } comp;
 
 /* The position of compact board c in state (t0, t1): stores 0. */
@@ -72,12 +73,13 @@ static void comp_pos(int m, const uint8_t *c, int t0, int t1, sow_pos *p)
     p->b[SOW_HALF + SOW_B_FLAGS] = SOW_FLAG_NORTH;
 }
 
-/* E and succ of position i of the component. */
-static void expand(const comp *c, uint64_t i, const sow_pos *p)
+/* The moves of position p of block blk (the rules code): its best exit
+ * in *E if `exits` (NO_EXIT if none; not computed otherwise) and its
+ * in-level successors' component indices in sc; returns their count. */
+static int expand(const comp *c, const sow_pos *p, bool exits, int8_t *E, uint64_t *sc)
 {
     const sow_game *g = c->g;
     int8_t best = NO_EXIT;
-    uint32_t *sc = c->succ + i * (uint64_t)c->m;
     int ns = 0;
     sow_move mv[SOW_MAX_MOVES];
     int n = sow_i_moves(g, p, mv);
@@ -90,8 +92,12 @@ static void expand(const comp *c, uint64_t i, const sow_pos *p)
         int kq = sow_i_seeds_on_board(g, &q);
         int v;
         if (sow_i_over(g, &q)) {
+            if (!exits)
+                continue;
             v = -sow_i_terminal_score(g, &q);
         } else if (kq < c->k) {
+            if (!exits)
+                continue;
             unsigned kk;
             uint64_t r = sow_toguz_rank_pos(c->ix, &q, &kk);
             v = gain - c->tab[kq][r];
@@ -102,46 +108,78 @@ static void expand(const comp *c, uint64_t i, const sow_pos *p)
             int blk = c->nb == 2 && q.b[SOW_B_TUZDIK] == c->t[1][0] &&
                       q.b[SOW_HALF + SOW_B_TUZDIK] == c->t[1][1];
             assert(gain == 0 && kk == (unsigned)c->k && r >= c->off[blk]);
-            sc[ns++] = (uint32_t)((uint64_t)blk * c->n0 + (r - c->off[blk]));
+            sc[ns++] = (uint64_t)blk * c->n0 + (r - c->off[blk]);
             continue;
         }
         if (v > best)
             best = (int8_t)v;
     }
-    c->E[i] = best;
-    while (ns < c->m)
-        sc[ns++] = NO_SUCC;
+    *E = best;
+    return ns;
 }
 
-/* The child left by a move that does not end the game: ring q (the
- * mover's pits 0..m-1, then the opponent's; tuzdiks empty), `fell` seeds
- * taken off the board, `gain` banked, the mover's tuzdik now t0n. Returns
- * false with the child's component index in *si if it stays in the level,
- * else true with gain - the child's entry in *v. */
-static bool child_of(const comp *c, int blk, const uint8_t *q, int fell, int gain, int t0n,
-                     uint32_t *si, int *v)
+/* The ring of the compact board cb of block blk: the mover's pits 0..m-1,
+ * then the opponent's, tuzdiks empty (*ho, *hm: the opponent's tuzdik on
+ * the mover's row and the mover's on the opponent's, -1 if none). */
+static void ring_of(const comp *c, const uint8_t *cb, int blk, uint8_t *b, int *ho, int *hm)
 {
-    int m = c->m, t1 = c->t[blk][1];
-    int hm = t0n ? m + t0n - 1 : -1, ho = t1 ? t1 - 1 : -1;
+    int m = c->m, t0 = c->t[blk][0], t1 = c->t[blk][1], n = 0;
+    *ho = t1 ? t1 - 1 : -1;
+    *hm = t0 ? m + t0 - 1 : -1;
+    for (int h = 0; h < m; h++)
+        b[h] = h == *ho ? 0 : cb[n++];
+    for (int h = m; h < 2 * m; h++)
+        b[h] = h == *hm ? 0 : cb[n++];
+}
+
+/* The rank of the P parts cc (sow_index_rank's order). */
+static uint64_t parts_rank(const comp *c, const uint8_t *cc, int P)
+{
+    uint64_t r = 0;
+    unsigned t = 0;
+    for (int j = 0; j < P - 1; j++) {
+        t += cc[j];
+        r += c->ix->term[j][t];
+    }
+    return r;
+}
+
+/* The rank of ring q (a child's, seen from its parent's mover: the
+ * child's mover's pits are q[m..2m-1]) in the child's key order, without
+ * the tuzdik pits hm (on q[m..]) and ho (on q[..m)); *s gets its seeds. */
+static uint64_t child_rank(const comp *c, const uint8_t *q, int hm, int ho, unsigned *s)
+{
+    int m = c->m;
     uint8_t cc[SOW_IDX_MAX_PARTS];
     int P = 0;
-    /* the child's key order: its mover's (our opponent's) pits, then ours */
     for (int h = m; h < 2 * m; h++)
         if (h != hm)
             cc[P++] = q[h];
     for (int h = 0; h < m; h++)
         if (h != ho)
             cc[P++] = q[h];
-    uint64_t r = 0;
-    unsigned s = 0;
-    for (int j = 0; j < P - 1; j++) {
-        s += cc[j];
-        r += c->ix->term[j][s];
-    }
-    s += cc[P - 1];
+    *s = 0;
+    for (int j = 0; j < P; j++)
+        *s += cc[j];
+    return parts_rank(c, cc, P);
+}
+
+/* The child left by a move that does not end the game: ring q (the
+ * mover's pits 0..m-1, then the opponent's; tuzdiks empty), `fell` seeds
+ * taken off the board, `gain` banked, the mover's tuzdik now t0n. Returns
+ * false with the child's component index in *si if it stays in the level,
+ * else true, and with `exits` gain - the child's entry in *v. */
+static bool child_of(const comp *c, int blk, const uint8_t *q, int fell, int gain, int t0n,
+                     bool exits, uint64_t *si, int *v)
+{
+    if (fell && !exits)
+        return true;
+    int m = c->m, t1 = c->t[blk][1];
+    unsigned s;
+    uint64_t r = child_rank(c, q, t0n ? m + t0n - 1 : -1, t1 ? t1 - 1 : -1, &s);
     if (!fell) {
         assert((int)s == c->k && t0n == c->t[blk][0]);
-        *si = (uint32_t)((uint64_t)(c->nb == 2 ? 1 - blk : 0) * c->n0 + r);
+        *si = (uint64_t)(c->nb == 2 ? 1 - blk : 0) * c->n0 + r;
         return false;
     }
     *v = gain - c->tab[s][sow_toguz_block(c->ix, (int)s, t1, t0n) + r];
@@ -149,25 +187,21 @@ static bool child_of(const comp *c, int blk, const uint8_t *q, int fell, int gai
 }
 
 /* expand() on the ring of the compact board cb of block blk, without the
- * rules code; false (nothing stored) if a move ends the game, whose score
+ * rules code; -1 (nothing stored) if a move ends the game, whose score
  * expand() leaves to the rules. Sowing: doc/rules.md, Toguz rules 2-4. */
-static bool expand_fast(const comp *c, uint64_t i, const uint8_t *cb, int blk)
+static int expand_fast(const comp *c, const uint8_t *cb, int blk, bool exits, int8_t *E,
+                       uint64_t *sc)
 {
     int m = c->m, R = 2 * m, t0 = c->t[blk][0], t1 = c->t[blk][1];
-    int ho = t1 ? t1 - 1 : -1, hm = t0 ? m + t0 - 1 : -1;
+    int ho, hm;
     uint8_t b[2 * SOW_MAX_PITS];
-    int n = 0;
-    for (int h = 0; h < m; h++)
-        b[h] = h == ho ? 0 : cb[n++];
+    ring_of(c, cb, blk, b, &ho, &hm);
     int own0 = 0, opp0 = 0;
-    for (int h = m; h < R; h++)
-        b[h] = h == hm ? 0 : cb[n++];
     for (int h = 0; h < m; h++)
         own0 += b[h], opp0 += b[m + h];
     if (!own0 || !opp0)
-        return false; /* the game is over here, or ends at once */
+        return -1; /* the game is over here, or ends at once */
     int8_t best = NO_EXIT;
-    uint32_t *sc = c->succ + i * (uint64_t)m;
     int ns = 0;
     for (int p = 0; p < m; p++) {
         int st = b[p];
@@ -212,48 +246,57 @@ static bool expand_fast(const comp *c, uint64_t i, const uint8_t *cb, int blk)
             own += q[h], opp += q[m + h];
         /* the claim takes 3 of the opponent's; either row empty may end it */
         if (!own || !opp || (claim && opp == 3))
-            return false;
-        uint32_t si;
+            return -1;
+        uint64_t si;
         int v;
-        if (child_of(c, blk, q, fell, gain, t0, &si, &v)) {
-            if (v > best)
-                best = (int8_t)v;
-        } else {
+        if (!child_of(c, blk, q, fell, gain, t0, exits, &si, &v))
             sc[ns++] = si;
-        }
+        else if (exits && v > best)
+            best = (int8_t)v;
         if (claim) {
             q[last] = 0;
-            if (child_of(c, blk, q, fell + 3, gain + 3, claim, &si, &v) && v > best)
+            if (child_of(c, blk, q, fell + 3, gain + 3, claim, exits, &si, &v) && exits &&
+                v > best)
                 best = (int8_t)v;
         }
     }
-    c->E[i] = best;
-    while (ns < m)
-        sc[ns++] = NO_SUCC;
-    return true;
+    *E = best;
+    return ns;
+}
+
+/* The moves of the compact board cb of block blk: the best exit in *E
+ * (with `exits`), the in-level successors in sc; returns their count. */
+static int moves_of(const comp *c, const uint8_t *cb, int blk, bool exits, int8_t *E,
+                    uint64_t *sc)
+{
+    int ns = expand_fast(c, cb, blk, exits, E, sc);
+    if (ns < 0) {
+        sow_pos p;
+        comp_pos(c->m, cb, c->t[blk][0], c->t[blk][1], &p);
+        ns = expand(c, &p, exits, E, sc);
+    }
+    return ns;
 }
 
 static void comp_expand(const comp *c, int threads)
 {
-    sow_index ixp;
-    sow_index_init(&ixp, c->P);
     uint64_t chunks = (c->n + CHUNK - 1) / CHUNK;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (uint64_t ch = 0; ch < chunks; ch++) {
         uint64_t i0 = ch * CHUNK, i1 = i0 + CHUNK < c->n ? i0 + CHUNK : c->n;
         uint8_t cb[SOW_IDX_MAX_PARTS];
         int blk = (int)(i0 / c->n0);
-        sow_index_unrank(&ixp, c->k, i0 - (uint64_t)blk * c->n0, cb);
+        sow_index_unrank(c->ixp, c->k, i0 - (uint64_t)blk * c->n0, cb);
         for (uint64_t i = i0; i < i1; i++) {
             if (i > i0 && i == (uint64_t)(blk + 1) * c->n0) {
                 blk++;
-                sow_index_unrank(&ixp, c->k, 0, cb);
+                sow_index_unrank(c->ixp, c->k, 0, cb);
             }
-            if (!expand_fast(c, i, cb, blk)) {
-                sow_pos p;
-                comp_pos(c->m, cb, c->t[blk][0], c->t[blk][1], &p);
-                expand(c, i, &p);
-            }
+            uint64_t sc[SOW_MAX_PITS];
+            int ns = moves_of(c, cb, blk, true, &c->E[i], sc);
+            uint32_t *s = c->succ + i * (uint64_t)c->m;
+            for (int j = 0; j < c->m; j++)
+                s[j] = j < ns ? (uint32_t)sc[j] : NO_SUCC;
             c->ab[i] = 0;
             sow_index_next(c->P, cb);
         }
@@ -286,18 +329,15 @@ static void comp_preds(const comp *c, int threads)
     }
 }
 
-/* Position i's counters from its exit and its successors' (read while other
- * threads may raise them: any value read is a valid lower bound); true if
- * they rose. */
-static bool comp_update(const comp *c, uint64_t i)
+/* Position i's counters from its exit e and its ns successors' counters
+ * qab (read while other threads may raise them: any value read is a valid
+ * lower bound); true if they rose. */
+static inline bool raise_ab(const comp *c, uint64_t i, int e, const unsigned *qab, int ns)
 {
-    int e = c->E[i];
     int na = e == NO_EXIT ? 0 : (e > 0 ? e : 0);
     int nb = e == NO_EXIT ? INT8_MAX : -e;
-    const uint32_t *sc = c->succ + i * (uint64_t)c->m;
-    for (int j = 0; j < c->m && sc[j] != NO_SUCC; j++) {
-        unsigned qab = __atomic_load_n(&c->ab[sc[j]], __ATOMIC_RELAXED);
-        int qa = qab & 0xff, qb = qab >> 8;
+    for (int j = 0; j < ns; j++) {
+        int qa = qab[j] & 0xff, qb = qab[j] >> 8;
         if (qb > na)
             na = qb;
         if (qa < nb)
@@ -311,6 +351,17 @@ static bool comp_update(const comp *c, uint64_t i)
     if (changed)
         __atomic_store_n(&c->ab[i], nab, __ATOMIC_RELAXED);
     return changed;
+}
+
+/* raise_ab from the successor lists. */
+static bool comp_update(const comp *c, uint64_t i)
+{
+    unsigned qab[SOW_MAX_PITS];
+    int ns = 0;
+    const uint32_t *sc = c->succ + i * (uint64_t)c->m;
+    for (; ns < c->m && sc[ns] != NO_SUCC; ns++)
+        qab[ns] = __atomic_load_n(&c->ab[sc[ns]], __ATOMIC_RELAXED);
+    return raise_ab(c, i, c->E[i], qab, ns);
 }
 
 /* The fixpoint by rounds of a worklist: round 0 updates every position,
@@ -357,6 +408,217 @@ static sow_err comp_solve(const comp *c, int threads, const sow_retro_job *job)
     }
 }
 
+/* ---- the lean builder --------------------------------------------------------
+ *
+ * The same fixpoint with three bytes a position (E, a, b) and the two
+ * worklist bits: no successor or predecessor lists. An update makes the
+ * position's in-level moves again (moves_of without exits), and a position
+ * that rose marks its predecessors by undoing the sowings that could have
+ * left it (mark_preds). About twice the time of the lists, for a
+ * fifteenth of the memory at m = 5 (doc/retrograde.md, "The lean
+ * builder"). */
+
+/* Sets position i's bit in the worklist w. */
+static inline void mark(uint64_t *w, uint64_t i)
+{
+    uint64_t bit = UINT64_C(1) << (i % 64);
+    if (!(__atomic_load_n(&w[i / 64], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(&w[i / 64], bit, __ATOMIC_RELAXED);
+}
+
+/* The index of the position of block pblk whose ring (its mover's pits
+ * 0..m-1, then the opponent's) is pre, tuzdik pits ho and hm left out. */
+static uint64_t ring_index(const comp *c, const uint8_t *pre, int ho, int hm, int pblk)
+{
+    int m = c->m, P = 0;
+    uint8_t cc[SOW_IDX_MAX_PARTS];
+    for (int h = 0; h < m; h++)
+        if (h != ho)
+            cc[P++] = pre[h];
+    for (int h = m; h < 2 * m; h++)
+        if (h != hm)
+            cc[P++] = pre[h];
+    return (uint64_t)pblk * c->n0 + parts_rank(c, cc, P);
+}
+
+/* At most this many predecessors: per origin pit one seed, whole laps,
+ * and a sowing ending in each other pit. */
+#define MAX_PREDS (SOW_MAX_PITS * (2 * SOW_MAX_PITS + 1))
+
+/* The positions of the component with an in-level move to the compact
+ * board cb of block blk, in out (at most MAX_PREDS; their count
+ * returned): each sowing that takes nothing off the board and could have
+ * left cb, undone (expand_fast's sowing read backwards). One too many
+ * costs an update that changes nothing; one missing would stop the
+ * fixpoint early, so tests check that every in-level move is found here
+ * (sow_retro_toguz_missed_preds). */
+static int preds_of(const comp *c, const uint8_t *cb, int blk, uint64_t *out)
+{
+    int m = c->m, R = 2 * m, n = 0;
+    uint8_t qr[2 * SOW_MAX_PITS], a[2 * SOW_MAX_PITS], pre[2 * SOW_MAX_PITS];
+    int qho, qhm;
+    ring_of(c, cb, blk, qr, &qho, &qhm);
+    /* The board after the parent's move, seen from the parent's mover:
+     * its row is the child's opponent's. */
+    for (int h = 0; h < R; h++)
+        a[h] = qr[(h + m) % R];
+    int pblk = c->nb == 2 ? 1 - blk : 0;
+    int t0 = c->t[pblk][0], t1 = c->t[pblk][1];
+    int ho = t1 ? t1 - 1 : -1, hm = t0 ? m + t0 - 1 : -1;
+    bool tz = ho >= 0 || hm >= 0; /* a lap would drop seeds into a tuzdik */
+    for (int o = 0; o < m; o++) {
+        if (o == ho)
+            continue;
+        /* One seed: it went to o + 1, where it did not capture. */
+        int t = o + 1;
+        if (a[o] == 0 && t != hm && a[t] > 0 && (t < m || (a[t] & 1))) {
+            memcpy(pre, a, (size_t)R);
+            pre[o] = 1;
+            pre[t]--;
+            out[n++] = ring_index(c, pre, ho, hm, pblk);
+        }
+        /* st >= 2 seeds: the first back into o, then on; L whole laps
+         * give every pit L, the rest rem more pits from o one each, so
+         * o now holds L + (rem > 0). */
+        int co = a[o];
+        if (co == 0)
+            continue;
+        int lo = 255; /* the least of the other pits */
+        for (int h = 0; h < R; h++)
+            if (h != o && a[h] < lo)
+                lo = a[h];
+        /* rem = 0: st = co laps exactly, the last seed in o - 1 */
+        int last = (o + R - 1) % R;
+        if (!tz && lo >= co && (last < m || (a[last] & 1))) {
+            for (int h = 0; h < R; h++)
+                pre[h] = (uint8_t)(a[h] - co);
+            pre[o] = (uint8_t)(co * R);
+            out[n++] = ring_index(c, pre, ho, hm, pblk);
+        }
+        int L = co - 1;
+        if ((tz && L > 0) || lo < L)
+            continue;
+        /* rem = 1 .. R-1: the pits o+1 .. o+rem-1 got one more each */
+        for (int rem = 1; rem < R; rem++) {
+            int hn = (o + rem - 1) % R; /* the last pit sown */
+            if (rem >= 2 && (hn == ho || hn == hm || a[hn] < L + 1))
+                break; /* every longer sowing covers hn too */
+            if (L * R + rem < 2)
+                continue; /* one seed: above */
+            if (hn >= m && !(a[hn] & 1))
+                continue; /* it would have captured there */
+            for (int h = 0; h < R; h++)
+                pre[h] = (uint8_t)(a[h] - L);
+            for (int j = 1; j < rem; j++)
+                pre[(o + j) % R]--;
+            pre[o] = (uint8_t)(L * R + rem);
+            out[n++] = ring_index(c, pre, ho, hm, pblk);
+        }
+    }
+    return n;
+}
+
+/* Marks in w every predecessor of the board cb of block blk. */
+static void mark_preds(const comp *c, const uint8_t *cb, int blk, uint64_t *w)
+{
+    uint64_t pi[MAX_PREDS];
+    int n = preds_of(c, cb, blk, pi);
+    for (int j = 0; j < n; j++)
+        mark(w, pi[j]);
+}
+
+/* Moves cb to position i of the component (the board of block *blk and
+ * rank i - *blk * n0): a few steps forward from *at, else unranked. */
+static void seek(const comp *c, uint64_t i, uint64_t *at, int *blk, uint8_t *cb)
+{
+    int bi = (int)(i / c->n0);
+    if (*at != UINT64_MAX && bi == *blk && i >= *at && i - *at <= 16) {
+        for (; *at < i; (*at)++)
+            sow_index_next(c->P, cb);
+        return;
+    }
+    sow_index_unrank(c->ixp, c->k, i - (uint64_t)bi * c->n0, cb);
+    *blk = bi;
+    *at = i;
+}
+
+/* Position i (board cb of block blk) updated; true if it rose. With
+ * `first`, its exit is found and kept (the first round). */
+static bool lean_update(const comp *c, uint64_t i, const uint8_t *cb, int blk, bool first)
+{
+    uint64_t sc[SOW_MAX_PITS];
+    unsigned qab[SOW_MAX_PITS];
+    int8_t e;
+    int ns = moves_of(c, cb, blk, first, &e, sc);
+    if (first)
+        c->E[i] = e;
+    for (int j = 0; j < ns; j++)
+        qab[j] = __atomic_load_n(&c->ab[sc[j]], __ATOMIC_RELAXED);
+    return raise_ab(c, i, c->E[i], qab, ns);
+}
+
+/* comp_solve without lists: round 0 finds every position's exit and
+ * updates it, each later round updates the positions marked in the one
+ * before. Reports progress through round 0 (the rounds after it are
+ * about as long together, doc/retrograde.md). */
+static sow_err lean_solve(const comp *c, int threads, const sow_retro_job *job,
+                          sow_progress *pr, uint64_t done0)
+{
+    uint64_t words = (c->n + 63) / 64, wchunk = CHUNK / 64;
+    uint64_t chunks = (words + wchunk - 1) / wchunk;
+    uint64_t *cur = c->dirty[0], *next = c->dirty[1];
+    memset(c->ab, 0, c->n * sizeof *c->ab);
+    memset(cur, 0xff, words * sizeof *cur);
+    if (c->n % 64)
+        cur[words - 1] = (UINT64_C(1) << (c->n % 64)) - 1;
+    uint64_t done = 0;
+    double last = sow_retro_clock();
+    for (int round = 0;; round++) {
+        memset(next, 0, words * sizeof *next);
+        int any = 0, stopped = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : any)
+        for (uint64_t ch = 0; ch < chunks; ch++) {
+            if (__atomic_load_n(&stopped, __ATOMIC_RELAXED))
+                continue;
+            uint64_t w1 = (ch + 1) * wchunk < words ? (ch + 1) * wchunk : words;
+            uint64_t at = UINT64_MAX;
+            int blk = 0;
+            uint8_t cb[SOW_IDX_MAX_PARTS];
+            for (uint64_t w = ch * wchunk; w < w1; w++)
+                for (uint64_t bits = cur[w]; bits; bits &= bits - 1) {
+                    uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                    seek(c, i, &at, &blk, cb);
+                    if (lean_update(c, i, cb, blk, round == 0)) {
+                        any = 1;
+                        mark_preds(c, cb, blk, next);
+                    }
+                }
+            uint64_t d = round == 0 && job->progress
+                             ? __atomic_add_fetch(&done, (w1 - ch * wchunk) * 64, __ATOMIC_RELAXED)
+                             : 0;
+            if (omp_get_thread_num() == 0) {
+                if (sow_retro_job_stopped(job))
+                    __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
+                double now = sow_retro_clock();
+                if (round == 0 && job->progress && now - last >= 0.5) {
+                    last = now;
+                    pr->done = done0 + (d < c->n ? d : c->n) / 2;
+                    pr->all_done = job->base.all_done + pr->done;
+                    pr->seconds = now - job->t0;
+                    job->progress(job->progress_ctx, pr);
+                }
+            }
+        }
+        if (stopped || sow_retro_job_stopped(job))
+            return SOW_E_INTERRUPTED;
+        if (!any)
+            return SOW_OK;
+        uint64_t *t = cur;
+        cur = next;
+        next = t;
+    }
+}
+
 /* The states of the level, one component per unordered pair. */
 static int level_states(const sow_game *g, int st[][2])
 {
@@ -368,6 +630,22 @@ static int level_states(const sow_game *g, int st[][2])
         for (int t1 = t0 + 1; t1 < m; t1++)
             st[n][0] = t0, st[n][1] = t1, n++;
     return n;
+}
+
+/* Sets c (g, ix, k, m set) to the component of the states st = (t0, t1)
+ * and (t1, t0), ranked with *ixp (its P parts). */
+static void comp_at(comp *c, const int st[2], sow_index *ixp)
+{
+    c->t[0][0] = st[0], c->t[0][1] = st[1];
+    c->t[1][0] = st[1], c->t[1][1] = st[0];
+    c->nb = st[0] == st[1] ? 1 : 2;
+    c->P = 2 * c->m - (st[0] > 0) - (st[1] > 0);
+    c->n0 = sow_index_count(c->P, c->k);
+    c->n = c->n0 * (uint64_t)c->nb;
+    sow_index_init(ixp, c->P);
+    c->ixp = ixp;
+    for (int bk = 0; bk < c->nb; bk++)
+        c->off[bk] = sow_toguz_block(c->ix, c->k, c->t[bk][0], c->t[bk][1]);
 }
 
 /* Scratch bytes per position of a component: E, a, b, m successors, as
@@ -386,10 +664,37 @@ static uint64_t largest_comp(const sow_game *g, int k)
     return n;
 }
 
+/* ... and of the lean builder: E, a, b. */
+#define LEAN_PER_POS 3
+
+static size_t scratch_of(uint64_t n, uint64_t per_pos)
+{
+    return (size_t)(n * per_pos + 2 * 8 * ((n + 63) / 64 + 1));
+}
+
+/* Can the list builder index level k (its 32-bit lists)? */
+static bool lists_fit(const sow_game *g, int k)
+{
+    return largest_comp(g, k) * (uint64_t)g->m < NO_SUCC;
+}
+
 size_t sow_retro_toguz_scratch(const sow_game *g, int k)
 {
     uint64_t n = largest_comp(g, k);
-    return (size_t)(n * PER_POS(g->m) + 2 * 8 * ((n + 63) / 64) + 8);
+    return lists_fit(g, k) ? scratch_of(n, PER_POS(g->m)) : scratch_of(n, LEAN_PER_POS);
+}
+
+size_t sow_retro_toguz_scratch_least(const sow_game *g, int k)
+{
+    uint64_t n = largest_comp(g, k);
+    size_t lists = scratch_of(n, PER_POS(g->m)), lean = scratch_of(n, LEAN_PER_POS);
+    return lists < lean ? lists : lean;
+}
+
+bool sow_retro_toguz_lean(const sow_game *g, int k, size_t scratch_max)
+{
+    return !lists_fit(g, k) ||
+           (scratch_max && scratch_of(largest_comp(g, k), PER_POS(g->m)) > scratch_max);
 }
 
 sow_err sow_retro_build_toguz(const sow_retro_job *job)
@@ -402,37 +707,38 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
     uint64_t total = sow_toguz_level_count(m, g->tuzdik, k), done = 0;
     int st[1 + SOW_MAX_PITS * SOW_MAX_PITS][2];
     int ns = level_states(g, st);
-    uint64_t cap = largest_comp(g, k);
-    if (cap * (uint64_t)m >= NO_SUCC)
-        return SOW_E_LIMIT; /* successor indices and predecessor offsets are 32-bit */
+    uint64_t cap = largest_comp(g, k), alloc = cap ? cap : 1;
+    /* The lists when they fit the scratch allowed and their 32-bit
+     * indices, else the lean builder. */
+    bool lean = sow_retro_toguz_lean(g, k, job->scratch_max);
     comp c = {.g = g, .ix = job->ix, .k = k, .m = m, .tab = job->tab};
-    c.E = malloc(cap ? cap : 1);
-    c.ab = malloc((cap ? cap : 1) * sizeof *c.ab);
-    c.succ = malloc((cap ? cap : 1) * (size_t)m * sizeof *c.succ);
-    c.pred = malloc((cap ? cap : 1) * (size_t)m * sizeof *c.pred);
-    c.po = malloc((cap + 2) * sizeof *c.po);
+    c.E = malloc(alloc);
+    c.ab = malloc(alloc * sizeof *c.ab);
+    if (!lean) {
+        c.succ = malloc(alloc * (size_t)m * sizeof *c.succ);
+        c.pred = malloc(alloc * (size_t)m * sizeof *c.pred);
+        c.po = malloc((cap + 2) * sizeof *c.po);
+    }
     for (int d = 0; d < 2; d++)
         c.dirty[d] = malloc(((cap + 63) / 64 + 1) * sizeof *c.dirty[d]);
     sow_err err = SOW_OK;
-    if (!c.E || !c.ab || !c.succ || !c.pred || !c.po || !c.dirty[0] || !c.dirty[1])
+    if (!c.E || !c.ab || !c.dirty[0] || !c.dirty[1] || (!lean && (!c.succ || !c.pred || !c.po)))
         err = SOW_E_NOMEM;
     sow_progress pr = job->base;
     pr.seeds = k;
     pr.total = total;
     for (int s = 0; s < ns && !err; s++) {
-        c.t[0][0] = st[s][0], c.t[0][1] = st[s][1];
-        c.t[1][0] = st[s][1], c.t[1][1] = st[s][0];
-        c.nb = st[s][0] == st[s][1] ? 1 : 2;
-        c.P = 2 * m - (st[s][0] > 0) - (st[s][1] > 0);
-        c.n0 = sow_index_count(c.P, k);
-        c.n = c.n0 * (uint64_t)c.nb;
-        for (int bk = 0; bk < c.nb; bk++)
-            c.off[bk] = sow_toguz_block(job->ix, k, c.t[bk][0], c.t[bk][1]);
+        sow_index ixp;
+        comp_at(&c, st[s], &ixp);
         /* a barrier per sweep: small components on one thread */
         int th = c.n < (job->serial_below ? job->serial_below : 8 * CHUNK) ? 1 : threads;
-        comp_expand(&c, th);
-        comp_preds(&c, th);
-        err = comp_solve(&c, th, job);
+        if (lean) {
+            err = lean_solve(&c, th, job, &pr, done);
+        } else {
+            comp_expand(&c, th);
+            comp_preds(&c, th);
+            err = comp_solve(&c, th, job);
+        }
         for (int bk = 0; bk < c.nb && !err; bk++)
             for (uint64_t r = 0; r < c.n0; r++) {
                 uint64_t i = (uint64_t)bk * c.n0 + r;
@@ -454,4 +760,37 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
     free(c.dirty[0]);
     free(c.dirty[1]);
     return err;
+}
+
+uint64_t sow_retro_toguz_missed_preds(const sow_game *g, const sow_index *ix, int k,
+                                      uint64_t *moves)
+{
+    int m = g->m;
+    int st[1 + SOW_MAX_PITS * SOW_MAX_PITS][2];
+    int nst = level_states(g, st);
+    uint64_t missed = 0;
+    *moves = 0;
+    for (int s = 0; s < nst; s++) {
+        comp c = {.g = g, .ix = ix, .k = k, .m = m};
+        sow_index ixp;
+        comp_at(&c, st[s], &ixp);
+        for (uint64_t i = 0; i < c.n; i++) {
+            uint8_t cb[SOW_IDX_MAX_PARTS], cq[SOW_IDX_MAX_PARTS];
+            int blk = (int)(i / c.n0);
+            sow_index_unrank(&ixp, k, i - (uint64_t)blk * c.n0, cb);
+            uint64_t sc[SOW_MAX_PITS], pi[MAX_PREDS];
+            int8_t e;
+            int ns = moves_of(&c, cb, blk, false, &e, sc);
+            for (int j = 0; j < ns; j++) {
+                int bq = (int)(sc[j] / c.n0);
+                sow_index_unrank(&ixp, k, sc[j] - (uint64_t)bq * c.n0, cq);
+                int np = preds_of(&c, cq, bq, pi), f = 0;
+                while (f < np && pi[f] != i)
+                    f++;
+                missed += f == np;
+                ++*moves;
+            }
+        }
+    }
+    return missed;
 }
