@@ -50,6 +50,25 @@ echo "$why" | grep -Eq 'the complete one \(72\) needs [0-9.]+ [TP]iB of memory, 
   || fail "6x6: $why"
 echo "$why" | grep -q -- '--memory [0-9]' && fail "6x6: a --memory of a PiB is no advice: $why"
 
+# Above a database whose search outgrows its stack (a cycle longer than
+# the path search's lines), the fixpoint of the positions above it answers,
+# with a time limit too: within one it ran no fixpoint and said
+# "interrupted" after 0.01 s of a 60 s limit. Its value is the reference
+# solver's (check); a limit too short for it still stops in time.
+pos=0,0,1,6/0/0,6,1,2/0/s
+"$SOW" solve toguz --pits 4 --variant no-tuzdik --position $pos --json --quiet --reference \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])' >"$T/want"
+got=$("$SOW" solve toguz --pits 4 --variant no-tuzdik --position $pos --db-seeds 14 --time 60 \
+      --json --quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])') ||
+  fail "above the database within 60 s: no value"
+[ "$got" = "$(cat "$T/want")" ] || fail "above the database within 60 s: $got, reference $(cat "$T/want")"
+t0=$(date +%s%N)
+rc=0
+"$SOW" solve toguz --pits 4 --variant no-tuzdik --position $pos --db-seeds 14 --time 0.05 \
+  --json --quiet >"$T/cut" || rc=$?
+[ $rc = 130 ] || fail "above the database within 0.05 s: exit $rc, not interrupted (130)"
+[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 2000 ] || fail "above the database: 0.05 s took 2 s"
+
 if [ "${2:-}" = slow ]; then
   check 8 --pits 4 --seeds 2   # the reference's every move: 20 CPU s
   check 4 --pits 4 --seeds 3

@@ -372,7 +372,7 @@ static void test_above_database(void **state)
                 if (seeds <= mk[t][2])
                     continue;
                 static sow_solution a, w;
-                assert_int_equal(sow_ref_solve_above(&g, &p, &o, 256, &a), SOW_OK);
+                assert_int_equal(sow_ref_solve_above(&g, &p, &o, 256, 0, &a), SOW_OK);
                 assert_int_equal(sow_ref_solve_with(&g, &p, false, 1024, SOW_REF_FIXPOINT, &w),
                                  SOW_OK);
                 assert_int_equal(a.nmoves, w.nmoves);
@@ -436,7 +436,7 @@ static void test_level_step(void **state)
     const sow_pos *ps[] = {&even, &odd};
     for (int i = 0; i < 2; i++) {
         assert_int_equal(sow_ref_solve(&g, ps[i], false, 64, &ref), SOW_OK);
-        assert_int_equal(sow_ref_solve_above(&g, ps[i], &oracle, 64, &got), SOW_OK);
+        assert_int_equal(sow_ref_solve_above(&g, ps[i], &oracle, 64, 0, &got), SOW_OK);
         assert_int_equal(got.score, ref.score);
         sow_search *s;
         sow_search_options so = {.threads = 1, .tt_mb = 4};

@@ -53,9 +53,12 @@ sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
  * database: doc/search.md, "Cycles"). For games that cycle above a
  * database, where the path search's lines outgrow its stack; the whole
  * graph above the database must fit memory_mb (SOW_E_LIMIT if not). Every
- * move's score as sow_ref_solve's FIXPOINT gives it; no pie rule. */
+ * move's score as sow_ref_solve's FIXPOINT gives it; no pie rule.
+ * seconds > 0: SOW_E_INTERRUPTED once that much wall time has passed
+ * (looked at every few thousand positions and at every threshold of a
+ * level); 0: no limit. */
 sow_err sow_ref_solve_above(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
-                            size_t memory_mb, sow_solution *out);
+                            size_t memory_mb, double seconds, sow_solution *out);
 
 /* ---- Experimental: for tests and tools; may change without notice -----
  * (seen with SOW_EXPERIMENTAL defined: sow/version.h, "API tiers") */

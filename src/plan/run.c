@@ -130,10 +130,13 @@ static void wide_bounds(const sow_game *g, const sow_pos *pos, int board, sow_se
 /* Where the game cycles and a line above the database outgrew the path
  * search's stack: the fixpoint of every position above the database
  * reachable from pos (sow_ref_solve_above), within the memory the table
- * and database leave. Every move's value; the principal variation is the
- * best move only. SOW_E_LIMIT if that graph does not fit either. */
+ * and database leave, within `seconds` (0: no limit). Every move's value;
+ * the principal variation is the best move only. SOW_E_LIMIT if that
+ * graph does not fit either, SOW_E_INTERRUPTED (with the reason) if the
+ * time runs out. */
 static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_plan *plan,
-                              const sow_db *db, sow_plan_result *out, char *why, size_t why_size)
+                              const sow_db *db, double seconds, sow_plan_result *out, char *why,
+                              size_t why_size)
 {
     uint64_t used = (uint64_t)plan->tt_mb * MB + out->db_bytes;
     if (used >= plan->limits.memory)
@@ -142,14 +145,22 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
     sow_plan_oracle(db, out->db_seeds, &oracle);
     double t0 = sow_now();
     sow_search_result *r = &out->search;
-    sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, &r->sol);
+    /* Into a copy: a fixpoint that fails leaves the search's answer. */
+    sow_solution sol;
+    sow_err e = sow_ref_solve_above(g, pos, &oracle, (plan->limits.memory - used) / MB, seconds,
+                                    &sol);
     if (e) {
-        if (e == SOW_E_LIMIT)
-            sow_fail(why, why_size, e,
-                     "a line of play is longer than the search stack, and the "
-                     "positions above the database do not fit the memory");
+        const char *what = e == SOW_E_LIMIT ? "do not fit the memory"
+                                            : "were not solved in the time left";
+        /* Within a time limit the bounds the search proved are the answer. */
+        if (e == SOW_E_LIMIT && seconds > 0)
+            e = SOW_E_INTERRUPTED;
+        if (e == SOW_E_LIMIT || e == SOW_E_INTERRUPTED)
+            sow_fail(why, why_size, e, "a line of play is longer than the search stack, and the "
+                     "positions above the database %s", what);
         return e;
     }
+    r->sol = sol;
     for (int k = 0; k < r->sol.nmoves; k++)
         r->move_exact[k] = true;
     r->pv_len = r->sol.best >= 0 ? 1 : 0;
@@ -475,14 +486,17 @@ static sow_err search_once(plan_run *R, bool *cut, double *w0)
         *cut = true;
         e = SOW_E_INTERRUPTED;
     }
-    /* The fixpoint above the database has no clock: within a time
-     * limit the bounds proven so far are the answer. */
-    if (e == SOW_E_LIMIT && g->cycles && R->db && !L->pie_opening && R->end > 0)
-        e = sow_fail(R->why, R->why_size, SOW_E_INTERRUPTED,
-                     "a line of play is longer than the search stack, and the time limit "
-                     "leaves no time for the positions above the database");
-    else if (e == SOW_E_LIMIT && g->cycles && R->db && !L->pie_opening)
-        e = solve_above_db(g, R->pos, plan, R->db, out, R->why, R->why_size);
+    /* The fixpoint above the database, within what is left of the time
+     * (the bounds the search proved are the answer if it runs out). */
+    if (e == SOW_E_LIMIT && g->cycles && R->db && !L->pie_opening) {
+        double t = R->end > 0 ? plan_time_left(R->end, sow_now()) : 0;
+        if (R->end > 0 && t <= 0)
+            e = sow_fail(R->why, R->why_size, SOW_E_INTERRUPTED,
+                         "a line of play is longer than the search stack, and the time limit "
+                         "leaves no time for the positions above the database");
+        else
+            e = solve_above_db(g, R->pos, plan, R->db, t, out, R->why, R->why_size);
+    }
     out->cpu_seconds += sow_cpu_now() - c0;
     return e;
 }

@@ -7,6 +7,7 @@
 
 #include <xxhash.h>
 
+#include "clock.h"
 #include "rules_inline.h"
 #include "sow/refsolve.h"
 
@@ -275,7 +276,14 @@ typedef struct graph {
      * work the worklist. */
     uint32_t *pfirst, *pred, *work;
     int16_t *need;
+    double end; /* sow_now() past which it stops (SOW_E_INTERRUPTED); 0: never */
 } graph;
+
+/* Has the graph's time run out? */
+static bool graph_late(const graph *G)
+{
+    return G->end > 0 && sow_now() >= G->end;
+}
 
 /* Bytes the graph would hold with these capacities; the level pass adds
  * seeds, fut, in and the order (10 bytes a position) and the candidate
@@ -413,6 +421,8 @@ static sow_err enumerate(graph *G, const sow_pos *root)
     uint32_t idx;
     sow_err e = intern(G, &r, &idx);
     for (size_t i = 0; i < G->n && !e; i++) {
+        if ((i & 4095) == 4095 && graph_late(G))
+            return SOW_E_INTERRUPTED;
         G->first[i] = (uint32_t)G->nedges;
         sow_pos x = G->pos[i];
         int me = sow_pos_to_move(&x);
@@ -578,8 +588,8 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Solves one level, every lower one being solved. `cand` has room for the
- * level's edges plus one. */
-static void solve_level(graph *G, const uint32_t *lv, size_t cnt, int *cand)
+ * level's edges plus one. SOW_E_INTERRUPTED if the time runs out. */
+static sow_err solve_level(graph *G, const uint32_t *lv, size_t cnt, int *cand)
 {
     size_t nc = 0;
     cand[nc++] = 0; /* endless play */
@@ -595,6 +605,8 @@ static void solve_level(graph *G, const uint32_t *lv, size_t cnt, int *cand)
         int t = cand[c];
         if (c > 0 && t == cand[c - 1])
             continue;
+        if (graph_late(G))
+            return SOW_E_INTERRUPTED;
         bool any = false;
         /* South gets >= t: see the method's comment above */
         if (G->pred)
@@ -616,6 +628,7 @@ static void solve_level(graph *G, const uint32_t *lv, size_t cnt, int *cand)
         if (sow_pos_to_move(&G->pos[x]) != SOW_SOUTH)
             G->fut[x] = -G->fut[x];
     }
+    return SOW_OK;
 }
 
 /* The future of every position of the graph, level by level. */
@@ -653,18 +666,18 @@ static sow_err solve_levels(graph *G)
     memcpy(fill, start, sizeof fill);
     for (size_t i = 0; i < n; i++)
         order[fill[G->seeds[i]]++] = (uint32_t)i;
-    for (int s = 0; s <= SOW_MAX_TOTAL; s++) {
+    for (int s = 0; s <= SOW_MAX_TOTAL && !e; s++) {
         size_t cnt = start[s + 1] - start[s];
         if (cnt)
-            solve_level(G, order + start[s], cnt, cand);
+            e = solve_level(G, order + start[s], cnt, cand);
     }
     free(order);
     free(cand);
-    return SOW_OK;
+    return e;
 }
 
 static sow_err fixpoint_solve(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
-                              size_t memory_mb, sow_solution *out)
+                              size_t memory_mb, double seconds, sow_solution *out)
 {
     memset(out, 0, sizeof *out);
     out->best = -1;
@@ -676,7 +689,7 @@ static sow_err fixpoint_solve(const sow_game *g, const sow_pos *p, const sow_ora
         return SOW_OK;
     }
     graph G = {.g = g, .oracle = oracle, .budget = memory_mb * 1024 * 1024, .cap = 1024,
-               .ecap = 4096};
+               .ecap = 4096, .end = seconds > 0 ? sow_now() + seconds : 0};
     if (graph_bytes(G.cap, G.ecap, 2048) > G.budget)
         return SOW_E_LIMIT;
     G.pos = malloc(G.cap * sizeof *G.pos);
@@ -734,7 +747,7 @@ sow_err sow_ref_solve_with(const sow_game *g, const sow_pos *p, bool pie_opening
     case SOW_REF_FIXPOINT:
         /* the pie rule's root is a game of its own (max over South's turns
          * of -|v|); only the path method plays it */
-        return pie_opening ? SOW_E_ARG : fixpoint_solve(g, p, NULL, memory_mb, out);
+        return pie_opening ? SOW_E_ARG : fixpoint_solve(g, p, NULL, memory_mb, 0, out);
     default:
         return SOW_E_ARG;
     }
@@ -747,9 +760,9 @@ sow_err sow_ref_solve(const sow_game *g, const sow_pos *p, bool pie_opening,
 }
 
 sow_err sow_ref_solve_above(const sow_game *g, const sow_pos *p, const sow_oracle *oracle,
-                            size_t memory_mb, sow_solution *out)
+                            size_t memory_mb, double seconds, sow_solution *out)
 {
-    if (!oracle || !oracle->probe || oracle->max_seeds < 0)
+    if (!oracle || !oracle->probe || oracle->max_seeds < 0 || !(seconds >= 0))
         return SOW_E_ARG;
-    return fixpoint_solve(g, p, oracle, memory_mb, out);
+    return fixpoint_solve(g, p, oracle, memory_mb, seconds, out);
 }
