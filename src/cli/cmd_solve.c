@@ -714,10 +714,16 @@ int cmd_solve(int argc, char **argv)
     sow_err e = sow_plan_solve(&cg.g, &cg.pos, &plan, &cb, &res, why, sizeof why);
     if (!quiet && ps.tty && ps.lines)
         fputs("\r\033[K", stderr);
-    if (e == SOW_E_INTERRUPTED)
+    if (e == SOW_E_INTERRUPTED) {
+        /* what cut it short before the time did (the positions above the
+         * database not fitting the memory), if anything: the plan's
+         * reason when it is more than the time or the user's stop */
+        if (!quiet && strcmp(why, "time limit") && strcmp(why, "interrupted"))
+            fprintf(stderr, "sow: solve: %s\n", why);
         return cli_solve_print_interrupted(stdout, &cg, &res,
                                            __atomic_load_n(&stop_flag, __ATOMIC_RELAXED)
                                                ? NULL : "time limit");
+    }
     if (e)
         cli_fail("solve: %s", why);
     cli_solve_print(stdout, &cg, &plan, &res);
