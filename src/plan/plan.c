@@ -160,8 +160,9 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
     int board = out->board_seeds, best = 0, have = out->db_files;
     int kmax = db_below(g, board, sow_retro_max_seeds(g) < board ? sow_retro_max_seeds(g) : board);
     uint64_t need = plan_cycle_need(g, lim, board, kmax);
-    double t_all =
-        need == UINT64_MAX ? INFINITY : plan_missing_build_seconds(g, lim->threads, lim->memory, kmax, have);
+    double t_all = need == UINT64_MAX
+                       ? INFINITY
+                       : plan_missing_build_seconds(g, lim->threads, lim->memory, kmax, have);
     if (kmax == board && board > 0 && need <= lim->memory &&
         t_all <= build_max) {
         int start = board - CYCLE_SHORT_SEEDS > have ? board - CYCLE_SHORT_SEEDS : have;
@@ -172,7 +173,8 @@ static sow_err plan_cycle_db(const sow_game *g, const sow_limits *lim, double bu
                      "database up to %d seeds (%.1f s modelled), %d short of the complete "
                      "one (%.0f MB, %.0f s): with cycles a search above a database can blow "
                      "up, but it often ends sooner", start,
-                     plan_missing_build_seconds(g, lim->threads, lim->memory, start, have), board - start,
+                     plan_missing_build_seconds(g, lim->threads, lim->memory, start, have),
+                     board - start,
                      plan_mib(sow_db_bytes(g, board)), t_all);
             snprintf(out->why_grow, sizeof out->why_grow,
                      "the database grows %d seeds at a time up to the complete one (%d) while "

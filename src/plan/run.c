@@ -177,9 +177,10 @@ static sow_err solve_above_db(const sow_game *g, const sow_pos *pos, const sow_p
 static double build_guess(const sow_game *g, const sow_plan *plan, const sow_plan_result *r,
                           int j)
 {
-    double t = plan_build_seconds(g, j, plan->limits.threads, plan->limits.memory);
+    const sow_limits *L = &plan->limits;
+    double t = plan_build_seconds(g, j, L->threads, L->memory);
     if (r->db_last_seconds >= 1.0 &&
-        plan_build_seconds(g, r->db_seeds, plan->limits.threads, plan->limits.memory) >= LOAD_MIN_MODELLED) {
+        plan_build_seconds(g, r->db_seeds, L->threads, L->memory) >= LOAD_MIN_MODELLED) {
         double measured = (double)sow_db_bytes(g, j) * r->db_last_seconds / (double)r->db_bytes;
         if (measured > t)
             t = measured;
