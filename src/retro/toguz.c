@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "rules_inline.h"
 #include "toguz.h"
 
@@ -712,15 +713,21 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
      * indices, else the lean builder. */
     bool lean = sow_retro_toguz_lean(g, k, job->scratch_max);
     comp c = {.g = g, .ix = job->ix, .k = k, .m = m, .tab = job->tab};
-    c.E = malloc(alloc);
-    c.ab = malloc(alloc * sizeof *c.ab);
+    /* In huge pages: an update reads its successors' counters and marks
+     * its parents at random, and with 4 KB pages nearly every such access
+     * of a big level also missed the TLB. */
+    sow_huge h[7];
+    c.E = sow_huge_alloc(alloc, &h[0]);
+    c.ab = sow_huge_alloc(alloc * sizeof *c.ab, &h[1]);
     if (!lean) {
-        c.succ = malloc(alloc * (size_t)m * sizeof *c.succ);
-        c.pred = malloc(alloc * (size_t)m * sizeof *c.pred);
-        c.po = malloc((cap + 2) * sizeof *c.po);
+        c.succ = sow_huge_alloc(alloc * (size_t)m * sizeof *c.succ, &h[2]);
+        c.pred = sow_huge_alloc(alloc * (size_t)m * sizeof *c.pred, &h[3]);
+        c.po = sow_huge_alloc((cap + 2) * sizeof *c.po, &h[4]);
+    } else {
+        h[2] = h[3] = h[4] = (sow_huge){0};
     }
     for (int d = 0; d < 2; d++)
-        c.dirty[d] = malloc(((cap + 63) / 64 + 1) * sizeof *c.dirty[d]);
+        c.dirty[d] = sow_huge_alloc(((cap + 63) / 64 + 1) * sizeof *c.dirty[d], &h[5 + d]);
     sow_err err = SOW_OK;
     if (!c.E || !c.ab || !c.dirty[0] || !c.dirty[1] || (!lean && (!c.succ || !c.pred || !c.po)))
         err = SOW_E_NOMEM;
@@ -752,13 +759,8 @@ sow_err sow_retro_build_toguz(const sow_retro_job *job)
             job->progress(job->progress_ctx, &pr);
         }
     }
-    free(c.E);
-    free(c.ab);
-    free(c.succ);
-    free(c.pred);
-    free(c.po);
-    free(c.dirty[0]);
-    free(c.dirty[1]);
+    for (int j = 0; j < 7; j++)
+        sow_huge_free(&h[j]);
     return err;
 }
 
