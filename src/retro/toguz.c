@@ -145,23 +145,20 @@ static uint64_t parts_rank(const comp *c, const uint8_t *cc, int P)
     return r;
 }
 
-/* The rank of ring q (a child's, seen from its parent's mover: the
- * child's mover's pits are q[m..2m-1]) in the child's key order, without
- * the tuzdik pits hm (on q[m..]) and ho (on q[..m)); *s gets its seeds. */
-static uint64_t child_rank(const comp *c, const uint8_t *q, int hm, int ho, unsigned *s)
+/* The rank of ring q read from pit `from` round the ring (sow_index_rank's
+ * order), the tuzdik pits t1 and t2 left out (-1: none); *s gets its
+ * seeds. A child's key starts at its mover's row, q[m..] seen from the
+ * parent's mover; a position's own at q[0]. */
+static uint64_t ring_rank(const comp *c, const uint8_t *q, int from, int t1, int t2, unsigned *s)
 {
-    int m = c->m;
+    int R = 2 * c->m, P = 0;
     uint8_t cc[SOW_IDX_MAX_PARTS];
-    int P = 0;
-    for (int h = m; h < 2 * m; h++)
-        if (h != hm)
-            cc[P++] = q[h];
-    for (int h = 0; h < m; h++)
-        if (h != ho)
-            cc[P++] = q[h];
     *s = 0;
-    for (int j = 0; j < P; j++)
-        *s += cc[j];
+    for (int j = 0, h = from; j < R; j++, h = h + 1 == R ? 0 : h + 1)
+        if (h != t1 && h != t2) {
+            cc[P++] = q[h];
+            *s += q[h];
+        }
     return parts_rank(c, cc, P);
 }
 
@@ -177,7 +174,7 @@ static bool child_of(const comp *c, int blk, const uint8_t *q, int fell, int gai
         return true;
     int m = c->m, t1 = c->t[blk][1];
     unsigned s;
-    uint64_t r = child_rank(c, q, t0n ? m + t0n - 1 : -1, t1 ? t1 - 1 : -1, &s);
+    uint64_t r = ring_rank(c, q, m, t0n ? m + t0n - 1 : -1, t1 ? t1 - 1 : -1, &s);
     if (!fell) {
         assert((int)s == c->k && t0n == c->t[blk][0]);
         *si = (uint64_t)(c->nb == 2 ? 1 - blk : 0) * c->n0 + r;
@@ -431,15 +428,8 @@ static inline void mark(uint64_t *w, uint64_t i)
  * 0..m-1, then the opponent's) is pre, tuzdik pits ho and hm left out. */
 static uint64_t ring_index(const comp *c, const uint8_t *pre, int ho, int hm, int pblk)
 {
-    int m = c->m, P = 0;
-    uint8_t cc[SOW_IDX_MAX_PARTS];
-    for (int h = 0; h < m; h++)
-        if (h != ho)
-            cc[P++] = pre[h];
-    for (int h = m; h < 2 * m; h++)
-        if (h != hm)
-            cc[P++] = pre[h];
-    return (uint64_t)pblk * c->n0 + parts_rank(c, cc, P);
+    unsigned s;
+    return (uint64_t)pblk * c->n0 + ring_rank(c, pre, 0, ho, hm, &s);
 }
 
 /* At most this many predecessors: per origin pit one seed, whole laps,
