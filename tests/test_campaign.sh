@@ -103,6 +103,18 @@ rm "$T/k.md"
 expect_status 0 "$C" "${B[@]}" --report-only
 grep -q "Solved: value +$want" "$T/k.md" || fail "--report-only: $(cat "$T/k.md")"
 
+# Units split past their budget (1 node: every unit that reaches the
+# search's first look at its count): the value, and the page counts them.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 5 --value-only --json --quiet --no-db --threads 1
+want35=$(field value)
+S=(--board kalah:3x5 --ledger "$T/s.ledger" --report "$T/s.md" --threads 1 --frontier 1 --db-seeds 0)
+expect_status 0 "$C" "${S[@]}" --split-nodes 1 --hours 1
+expect_status 0 "$SOW" ledger status "$T/s.ledger" --json
+json "d['solved'] and d['value'] == $want35 and d['splits'] > 0"
+grep -qE '[0-9,]+ split \(past their node budget' "$T/s.md" || fail "no splits: $(cat "$T/s.md")"
+grep -q '^Split units: ' "$T/s.md" || fail "no split work: $(cat "$T/s.md")"
+expect_bad '--split-nodes: expected a number' "$C" "${S[@]}" --split-nodes many
+
 # Under mpirun, two ranks: stopped by the time limit (SIGINT ends
 # mpirun's job), then resumed to the value.
 if command -v mpirun >/dev/null && "$SOW" --version | grep -q "mpi on"; then

@@ -177,12 +177,68 @@ json "d['value'] == $want and d['units'] == 0"
 python3 - "$T/v1.ledger" <<'PY' || fail "the version-1 ledger was not upgraded"
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-assert c.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] == '2'
+assert c.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] == '3'
 assert c.execute("SELECT count(*) FROM units WHERE state = 'done' AND checksum IS NULL").fetchone()[0] == 0
 PY
 sql "$T/v1.ledger" "UPDATE units SET bound = bound + 6 WHERE state = 'done';"
 expect_status 2 "$SOW" ledger status "$T/v1.ledger"
 has err 'fails its checksum'
+# A version-2 ledger (its units table's CHECK without 'split') is read as
+# it is and upgraded by the next run: the table copied, rows and ids kept,
+# and then it takes a split.
+cp "$L" "$T/v2.ledger"
+python3 - "$T/v2.ledger" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+sql = c.execute("SELECT sql FROM sqlite_master WHERE name = 'units'").fetchone()[0]
+old = sql.replace("'lost', 'split'", "'lost'").replace("CREATE TABLE units", "CREATE TABLE units_old", 1)
+assert old != sql
+c.executescript(old + "; INSERT INTO units_old SELECT * FROM units; DROP TABLE units;"
+                "ALTER TABLE units_old RENAME TO units;"
+                "UPDATE meta SET value = '2' WHERE key = 'version';")
+c.commit()
+PY
+expect_status 0 "$SOW" ledger status "$T/v2.ledger" --json
+json "d['solved'] and d['value'] == $want and d['splits'] == 0"
+rows() { # rows FILE: every unit's id, state and checksum
+  python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT group_concat(id || state || ifnull(checksum, \"\")) FROM units").fetchone()[0])' "$1"
+}
+ids_before=$(rows "$T/v2.ledger")
+expect_status 0 "$SOW" solve "${BOARD[@]}" "${OPTS[@]}" --ledger "$T/v2.ledger" --json
+json "d['value'] == $want and d['units'] == 0"
+python3 - "$T/v2.ledger" <<'PY' || fail "the version-2 ledger was not upgraded"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+assert c.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] == '3'
+assert "'split'" in c.execute("SELECT sql FROM sqlite_master WHERE name = 'units'").fetchone()[0]
+PY
+[ "$(rows "$T/v2.ledger")" = "$ids_before" ] || fail "the version-2 ledger's units changed in its upgrade"
+
+# Splits: with a budget of 1 node every unit that reaches the search's
+# first look at its count (1024 nodes) is split; the value is the
+# monolithic one, the ledger keeps them ('split', with what they cost),
+# status counts them and the frontier their children, and the same
+# command asks nothing again (it splits the same nodes from the ledger).
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 5 --no-db --threads 1 --value-only --json
+want5=$(python3 -c "import json,sys; print(json.load(sys.stdin)['value'])" <"$T/out")
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 5 --no-db --threads 1 --frontier 1 \
+  --ledger "$T/split.ledger" --split-nodes 1 --json
+json "d['value'] == $want5 and d['splits'] > 0 and d['frontier']['nodes'] > 3"
+splits=$(python3 -c "import json,sys; print(json.load(sys.stdin)['splits'])" <"$T/out")
+expect_status 0 "$SOW" ledger status "$T/split.ledger" --json
+json "d['solved'] and d['value'] == $want5 and d['splits'] == $splits and d['split_nodes'] >= 1024"
+json "d['frontier'] > 3 and d['split_cpu'] >= 0"
+expect_status 0 "$SOW" ledger status "$T/split.ledger"
+has out '^split: [0-9]+ units past their node budget'
+expect_status 0 "$SOW" ledger export "$T/split.ledger" --json
+json "sum(u['state'] == 'split' for u in d['units']) == $splits"
+json "all(u['bound'] is None for u in d['units'] if u['state'] == 'split')"
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 5 --no-db --threads 1 --frontier 1 \
+  --ledger "$T/split.ledger" --split-nodes 1 --json
+json "d['value'] == $want5 and d['units'] == 0 and d['splits'] == 0"
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 5 --split-nodes 1
+has err 'split-nodes needs --ledger'
+expect_status 2 "$SOW" solve kalah --pits 3 --seeds 5 --ledger "$T/split2.ledger" --split-nodes x
 
 # A read-only ledger (a read-only disk as root; else read-only modes) is
 # read: status and export open it read-only.

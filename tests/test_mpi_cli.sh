@@ -69,6 +69,24 @@ for b in "kalah --pits 4 --seeds 3" "chungkala --pits 4 --seeds 3" "congkak --pi
   json "d['solved'] and d['value'] == $want and d['open'] == 0"
 done
 
+# Units past their node budget (1: each that reaches the search's first
+# look at its count) split on the workers, 3 ranks of 1 and of 2 threads:
+# the same value, the splits in the manager's ledger, and a rerun asks
+# nothing.
+expect_status 0 "$SOW" solve kalah --pits 3 --seeds 5 --value-only --json --quiet --threads 1
+want=$(value)
+for th in 1 2; do
+  rm -f "$T/sp.ledger"*
+  expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve kalah --pits 3 --seeds 5 --no-db \
+    --ledger "$T/sp.ledger" --frontier 1 --split-nodes 1 --json --quiet --threads $th
+  json "d['value'] == $want and d['splits'] > 0 and d['ranks'] == 3"
+  expect_status 0 "$SOW" ledger status "$T/sp.ledger" --json
+  json "d['solved'] and d['value'] == $want and d['splits'] > 0 and d['open'] == 0"
+  expect_status 0 "${MPIRUN[@]}" -np 3 "$SOW" solve kalah --pits 3 --seeds 5 --no-db \
+    --ledger "$T/sp.ledger" --frontier 1 --split-nodes 1 --json --quiet --threads $th
+  json "d['value'] == $want and d['units'] == 0 and d['splits'] == 0"
+done
+
 # A board with a database loaded from --db DIR by every rank (built once,
 # by the manager), 3 ranks of 1 thread: the workers answer the units. The
 # size is forced: the plan may find a board this small quicker without one.

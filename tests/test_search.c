@@ -1005,7 +1005,7 @@ static void test_after_unit(void **state)
     assert_int_equal(sow_search_new(&g, &opt, &fresh), SOW_OK);
     int b;
     uint64_t n;
-    assert_int_equal(sow_search_test(s, line, 3, 0, &b, &n), SOW_OK);
+    assert_int_equal(sow_search_test(s, line, 3, 0, 0, &b, &n), SOW_OK);
     static sow_search_result r, rf;
     assert_int_equal(sow_search_solve(s, &line[1], &r), SOW_OK);
     assert_int_equal(sow_search_solve(fresh, &line[1], &rf), SOW_OK);
@@ -1013,7 +1013,7 @@ static void test_after_unit(void **state)
     for (int k = 0; k < r.sol.nmoves; k++)
         assert_int_equal(r.sol.move_scores[k], rf.sol.move_scores[k]);
     int v, vf;
-    assert_int_equal(sow_search_test(s, line, 3, 0, &b, &n), SOW_OK);
+    assert_int_equal(sow_search_test(s, line, 3, 0, 0, &b, &n), SOW_OK);
     assert_int_equal(sow_search_depth(s, &line[1], 6, &v, &n), SOW_OK);
     assert_int_equal(sow_search_depth(fresh, &line[1], 6, &vf, &n), SOW_OK);
     assert_int_equal(v, vf);
@@ -1039,7 +1039,7 @@ static void *side_main(void *arg)
     for (int t = j->score - 3; t <= j->score + 3; t++) {
         int b;
         uint64_t n;
-        if (sow_search_test_on(j->s, j->k, j->line, 2, t, &b, &n) != SOW_OK ||
+        if (sow_search_test_on(j->s, j->k, j->line, 2, t, 0, &b, &n) != SOW_OK ||
             (b >= t) != (j->score >= t) || (b >= t ? j->score < b : j->score > b))
             j->ok = false;
     }
@@ -1067,9 +1067,9 @@ static void test_side_by_side(void **state)
     line[0][1] = line[1][1] = root;
     sow_make(&g, &line[0][1], ms[0]);
     sow_make(&g, &line[1][1], ms[1]);
-    assert_int_equal(sow_search_test_on(s, 0, line[0], 2, 0, &b, &n), SOW_E_ARG);
+    assert_int_equal(sow_search_test_on(s, 0, line[0], 2, 0, 0, &b, &n), SOW_E_ARG);
     assert_int_equal(sow_search_tests_begin(s, &root), SOW_OK);
-    assert_int_equal(sow_search_test_on(s, 2, line[0], 2, 0, &b, &n), SOW_E_ARG);
+    assert_int_equal(sow_search_test_on(s, 2, line[0], 2, 0, 0, &b, &n), SOW_E_ARG);
     pthread_t th[2];
     for (int k = 0; k < 2; k++) {
         sow_solution ref;
@@ -1083,9 +1083,49 @@ static void test_side_by_side(void **state)
     }
     assert_true(sow_search_tests_nodes(s) > 0);
     sow_search_tests_cancel(s);
-    assert_int_equal(sow_search_test_on(s, 0, line[0], 2, 0, &b, &n), SOW_E_INTERRUPTED);
+    assert_int_equal(sow_search_test_on(s, 0, line[0], 2, 0, 0, &b, &n), SOW_E_INTERRUPTED);
     sow_search_tests_end(s);
     sow_search_free(s);
+}
+
+/* A test's node budget (here 1: the search looks at its count every 1024
+ * nodes): past it the test gives up (SOW_E_BUDGET), alone
+ * or on one worker side by side, and what it stored leaves later tests
+ * right: the same question without a budget gets the reference's answer,
+ * on the worker that gave up too. */
+static void test_budget(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 3, 5, 0);
+    sow_pos line[1]; /* the start: the tests ask about it */
+    sow_game_start(&g, &line[0]);
+    sow_solution ref;
+    assert_int_equal(sow_ref_solve(&g, &line[0], false, REF_MB, &ref), SOW_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        sow_search_options opt = {.threads = threads, .tt_mb = 8};
+        sow_search *s;
+        assert_int_equal(sow_search_new(&g, &opt, &s), SOW_OK);
+        int b;
+        uint64_t n;
+        assert_int_equal(sow_search_test(s, line, 1, ref.score, 1, &b, &n), SOW_E_BUDGET);
+        assert_true(n >= 1024); /* the first look at the count */
+        assert_int_equal(sow_search_test(s, line, 1, ref.score, 0, &b, &n), SOW_OK);
+        assert_int_equal(b, ref.score); /* score >= b >= t = score */
+        sow_search_clear(s);
+        assert_int_equal(sow_search_tests_begin(s, &line[0]), SOW_OK);
+        assert_int_equal(sow_search_test_on(s, 0, line, 1, ref.score + 1, 1, &b, &n),
+                         SOW_E_BUDGET);
+        assert_true(n >= 1024); /* the first look at the count */
+        assert_int_equal(sow_search_test_on(s, 0, line, 1, ref.score + 1, 0, &b, &n), SOW_OK);
+        assert_int_equal(b, ref.score); /* score <= b < t = score + 1 */
+        if (threads == 2) {
+            assert_int_equal(sow_search_test_on(s, 1, line, 1, ref.score, 0, &b, &n), SOW_OK);
+            assert_int_equal(b, ref.score);
+        }
+        sow_search_tests_end(s);
+        sow_search_free(s);
+    }
 }
 
 /* An interrupted solve (stop flag or time limit) says what it had proven:
@@ -1427,7 +1467,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_depths),
         cmocka_unit_test(test_depths_after_interrupt),
         cmocka_unit_test(test_after_unit),
-        cmocka_unit_test(test_side_by_side),
+        cmocka_unit_test(test_side_by_side), cmocka_unit_test(test_budget),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_stop_signal),
     };

@@ -26,10 +26,13 @@
 #include "sow/rules.h"
 #include "sow/units.h"
 
-/* The journal of a test: every answer kept, in order. */
+/* The journal of a test: every answer kept, in order, and (split) every
+ * answer and split in order. */
 typedef struct kept {
     sow_unit u[4096];
     size_t n, asked, dropped;
+    sow_unit all[4096];
+    size_t nall, splits;
 } kept;
 
 static sow_err on_asked(void *ctx, sow_unit *u)
@@ -49,8 +52,23 @@ static sow_err on_answered(void *ctx, const sow_unit *u)
 {
     kept *k = ctx;
     assert_true(u->done);
-    assert_true(k->n < 4096);
+    assert_false(u->split);
+    assert_true(k->n < 4096 && k->nall < 4096);
     k->u[k->n++] = *u;
+    k->all[k->nall++] = *u;
+    return SOW_OK;
+}
+
+static sow_err on_split(void *ctx, const sow_unit *u)
+{
+    kept *k = ctx;
+    assert_true(u->split);
+    assert_false(u->done);
+    /* It gave up past its budget, not before. */
+    assert_true(u->max_nodes > 0 && u->nodes >= u->max_nodes);
+    assert_true(k->nall < 4096);
+    k->all[k->nall++] = *u;
+    k->splits++;
     return SOW_OK;
 }
 
@@ -78,7 +96,7 @@ static void check_board(const sow_game *g, const sow_pos *p, int depth, bool db,
 {
     int want = ref_score(g, p);
     sow_plan plan = plan_for(g, p, db, threads);
-    sow_units_journal j = {on_asked, on_answered, k, on_dropped};
+    sow_units_journal j = {on_asked, on_answered, k, on_dropped, NULL};
     sow_units_result r;
     k->n = k->asked = k->dropped = 0;
     char why[SOW_WHY];
@@ -184,7 +202,7 @@ static void test_resume(void **state)
         if (mode == 2)
             assert_int_equal(b.lower, b.upper);
         sow_plan plan = plan_for(&g, &p, false, 1);
-        sow_units_journal j = {on_asked, on_answered, &again, NULL};
+        sow_units_journal j = {on_asked, on_answered, &again, NULL, NULL};
         again.n = again.asked = 0;
         sow_units_result r;
         assert_int_equal(sow_units_solve(&g, &p, &plan, 3, part, n + 1, &j, NULL, &r, NULL, 0),
@@ -217,8 +235,8 @@ static void check_goal(sow_game_id id, int m, int n, int threads)
     int want = ref_score(&g, &p), s = g.score_scale;
     sow_plan plan = plan_for(&g, &p, false, threads);
     for (int t = want - 3 * s; t <= want + 3 * s; t++) {
-        sow_units_goal goal = {true, t};
-        sow_units_journal j = {on_asked, on_answered, &k, on_dropped};
+        sow_units_goal goal = {true, t, 0};
+        sow_units_journal j = {on_asked, on_answered, &k, on_dropped, NULL};
         k.n = k.asked = k.dropped = 0;
         sow_units_result r;
         char why[SOW_WHY];
@@ -238,7 +256,7 @@ static void check_goal(sow_game_id id, int m, int n, int threads)
             int v = ref_score(&g, &q);
             assert_true((sow_pos_to_move(&q) != sow_pos_to_move(&p) ? -v : v) >= t);
         }
-        sow_units_journal j2 = {on_asked, on_answered, &again, NULL};
+        sow_units_journal j2 = {on_asked, on_answered, &again, NULL, NULL};
         again.n = again.asked = 0;
         assert_int_equal(sow_units_solve(&g, &p, &plan, 3, k.u, k.n, &j2, NULL, &r, NULL, 0),
                          SOW_OK);
@@ -257,6 +275,88 @@ static void test_goal(void **state)
     }
 }
 
+/* Units with a node budget (sow_units_goal.split_nodes): the nodes of
+ * those past it are split, and the value is still the reference's, on
+ * 1 and 2 threads, for an exact solve and a test of the root (from a
+ * frontier of one ply, whose units are the biggest). Resumed
+ * from part of what that run recorded (its answers and splits, in order)
+ * or all of it: the splits are made again (the frontier grows as much),
+ * the value is the same, no split node is asked about again, and all of
+ * it proves the value without a question. */
+static void check_split(sow_game_id id, int m, int n, uint64_t budget, int threads)
+{
+    static kept k, again;
+    sow_game g;
+    game_of(&g, id, m, n, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    int want = ref_score(&g, &p);
+    sow_plan plan = plan_for(&g, &p, false, threads);
+    for (int test = 0; test <= 1; test++) {
+        sow_units_goal goal = {test == 1, want, budget};
+        sow_units_journal j = {on_asked, on_answered, &k, on_dropped, on_split};
+        memset(&k, 0, sizeof k);
+        sow_units_result r;
+        char why[SOW_WHY];
+        sow_err e = sow_units_solve_pool(&g, &p, &plan, 1, NULL, 0, &goal, NULL, &j, NULL, &r,
+                                         why, sizeof why);
+        if (e)
+            fail_msg("%s", why);
+        assert_true(r.lower <= want && want <= r.upper);
+        if (test)
+            assert_true(r.lower >= want);
+        else
+            assert_int_equal(r.score, want);
+        /* The budget is small enough that some unit of the exact solve
+         * passed it (a test may need one cheap unit). */
+        if (!test && k.splits == 0)
+            fail_msg("game %d %dx%d, test %d: no unit passed %llu nodes (%zu asked)", (int)id,
+                     m, n, test, (unsigned long long)budget, k.asked);
+        assert_int_equal(r.splits, k.splits);
+        assert_int_equal(k.asked, k.n + k.dropped + k.splits);
+        if (threads == 1)
+            assert_int_equal(k.dropped, 0);
+        sow_units_bounds all, none;
+        assert_int_equal(sow_units_prove(&g, &p, 1, k.all, k.nall, &all), SOW_OK);
+        assert_int_equal(sow_units_prove(&g, &p, 1, NULL, 0, &none), SOW_OK);
+        assert_true(all.lower <= want && want <= all.upper);
+        if (!test)
+            assert_int_equal(all.lower, all.upper);
+        assert_true(all.frontier > none.frontier || k.splits == 0);
+        assert_int_equal(r.frontier, all.frontier);
+        /* Resumed from the first half of the record, then from all of it. */
+        for (int half = 1; half >= 0; half--) {
+            size_t given = half ? k.nall / 2 : k.nall;
+            sow_units_journal j2 = {on_asked, on_answered, &again, NULL, on_split};
+            memset(&again, 0, sizeof again);
+            goal.test = false;
+            assert_int_equal(sow_units_solve_pool(&g, &p, &plan, 1, k.all, given, &goal, NULL,
+                                                  &j2, NULL, &r, why, sizeof why),
+                             SOW_OK);
+            assert_int_equal(r.score, want);
+            for (size_t i = 0; i < again.nall; i++)
+                for (size_t s = 0; s < given; s++)
+                    assert_false(k.all[s].split && again.all[i].nline == k.all[s].nline &&
+                                 memcmp(again.all[i].line, k.all[s].line,
+                                        (size_t)k.all[s].nline * sizeof(sow_move)) == 0);
+            if (!half && !test)
+                assert_int_equal(again.asked, 0);
+        }
+    }
+}
+
+static void test_split(void **state)
+{
+    /* A budget of 1: every unit that reaches the search's first look at
+     * its node count (1024 nodes) splits. Congkak's small boards have no
+     * such unit (its units are the same code). */
+    for (int threads = 1; threads <= 2; threads++) {
+        check_split(SOW_KALAH, 3, 5, 1, threads);
+        check_split(SOW_CHUNGKALA, 4, 2, 1, threads);
+        check_split(SOW_TOGUZ, 3, 3, 1, threads);
+    }
+}
+
 static void test_refused(void **state)
 {
     sow_game g;
@@ -270,7 +370,7 @@ static void test_refused(void **state)
                      SOW_E_ARG);
     assert_true(strlen(why) > 0);
     /* No buffer (sow/error.h): the same code. */
-    assert_int_equal(sow_units_solve(&g, &p, &plan, SOW_UNITS_MAX_DEPTH + 1, NULL, 0, NULL, NULL,
+    assert_int_equal(sow_units_solve(&g, &p, &plan, SOW_UNITS_MAX_FRONTIER + 1, NULL, 0, NULL, NULL,
                                      &r, NULL, 0),
                      SOW_E_ARG);
     sow_units_bounds b;
@@ -320,7 +420,7 @@ static void test_stopped(void **state)
         int want = ref_score(&g, &p);
         sow_plan plan = plan_for(&g, &p, false, threads);
         int left = 2;
-        sow_units_journal j = {NULL, refuse, &left, NULL};
+        sow_units_journal j = {NULL, refuse, &left, NULL, NULL};
         sow_units_result r;
         assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &j, NULL, &r, NULL, 0),
                          SOW_E_IO);
@@ -336,7 +436,7 @@ static void test_stopped(void **state)
         plan = plan_for(&g, &p, false, threads);
         stopper st = {0, 3};
         plan.limits.stop = &st.stop;
-        sow_units_journal js = {NULL, stop_after, &st, NULL};
+        sow_units_journal js = {NULL, stop_after, &st, NULL, NULL};
         assert_int_equal(sow_units_solve(&g, &p, &plan, 3, NULL, 0, &js, NULL, &r, NULL, 0),
                          SOW_E_INTERRUPTED);
         assert_true(r.units >= 3);
@@ -355,7 +455,11 @@ static void test_line_text(void **state)
     sow_units_line_format(&u, buf, sizeof buf);
     assert_string_equal(buf, "3,7x,1");
     assert_int_not_equal(sow_units_line_parse(&g, "3,,1", &u), SOW_OK);
-    assert_int_not_equal(sow_units_line_parse(&g, "1,1,1,1,1,1,1,1,1,1,1,1,1", &u), SOW_OK);
+    /* SOW_UNITS_MAX_DEPTH (24) moves, and one more. */
+    assert_int_equal(
+        sow_units_line_parse(&g, "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", &u), SOW_OK);
+    assert_int_not_equal(
+        sow_units_line_parse(&g, "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", &u), SOW_OK);
 }
 
 int main(void)
@@ -364,7 +468,7 @@ int main(void)
         cmocka_unit_test(test_every_game), cmocka_unit_test(test_positions),
         cmocka_unit_test(test_resume),     cmocka_unit_test(test_refused),
         cmocka_unit_test(test_stopped),    cmocka_unit_test(test_line_text),
-        cmocka_unit_test(test_goal),
+        cmocka_unit_test(test_goal),       cmocka_unit_test(test_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,6 +42,7 @@ typedef enum sow_err {
     SOW_E_MISMATCH,    /* a file is for another game, board or variant */
     SOW_E_MISSING,     /* a needed file or seed count is missing */
     SOW_E_INTERRUPTED, /* the work was asked to stop */
+    SOW_E_BUDGET,      /* the work passed the node budget it was given */
     SOW_E_COUNT
 } sow_err;
 

@@ -10,7 +10,8 @@
  * position, frontier depth): a ledger is refused for any other. A table
  * `units` holds every question: its line from the root, the frontier
  * position, the threshold, its state ('open' while in flight, 'done' with
- * the answer, 'lost' when a later run found it still open), nodes, CPU and
+ * the answer, 'lost' when a later run found it still open or it was given
+ * back, 'split' when it passed its node budget: sow/units.h), nodes, CPU and
  * wall seconds, and an XXH64 checksum of each answer with its unit, checked
  * whenever the units are read.
  *
@@ -49,7 +50,8 @@ bool sow_ledger_available(void);
  * if the file holds none yet: an SQLite file without tables, or with the
  * ledger's tables empty), resumed if it is this solve's (its units left
  * open by a run that stopped are marked lost; a version-1 ledger is
- * upgraded: its answers get their checksums), refused otherwise:
+ * upgraded: its answers get their checksums; a version-2 one gets the
+ * state 'split'), refused otherwise:
  * SOW_E_MISMATCH (another solve's), SOW_E_FORMAT (not a sow ledger),
  * SOW_E_IO (the why names the file and the cause, e.g. "disk full
  * (SQLITE_FULL)"), SOW_E_MISSING (no SQLite in this build), with a
@@ -75,7 +77,8 @@ void sow_ledger_close(sow_ledger *l);
 sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, size_t why_size);
 
 /* The journal of sow_units_solve writing into l: a question is written
- * 'open' when asked, and 'done' with its answer once answered. */
+ * 'open' when asked, 'done' with its answer once answered, 'lost' when
+ * given back, 'split' when it passed its budget. */
 void sow_ledger_journal(sow_ledger *l, sow_units_journal *out);
 
 /* Why the journal's last write failed, one line naming the file and the
@@ -92,6 +95,9 @@ typedef struct sow_ledger_status {
     double cpu_seconds;          /* of the answered units */
     uint64_t lost_nodes;         /* spent on units given back unanswered (a */
     double lost_cpu;             /* stopped run's; 0 for one killed under them) */
+    uint64_t splits;             /* units past their budget, their nodes split */
+    uint64_t split_nodes;        /* and what was spent on them */
+    double split_cpu;
     int runs;                    /* times a solve opened it */
     sow_units_bounds bounds;     /* proven at the root by the answers */
     bool solved;                 /* bounds.lower == bounds.upper */

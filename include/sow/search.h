@@ -197,11 +197,12 @@ sow_err sow_search_solve(sow_search *s, const sow_pos *p, sow_search_result *out
  * answer: *bound >= t means score >= *bound; *bound < t means score <=
  * *bound. *nodes: the nodes this question took (all threads). One
  * null-window search on the solver's threads and table, which keeps what
- * it learnt for the next question. Errors as sow_search_solve (SOW_E_ARG:
- * n outside 1..SOW_PV_MAX); progress reports have phase "unit". Not
- * reentrant on one sow_search. */
-sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *bound,
-                        uint64_t *nodes);
+ * it learnt for the next question. max_nodes > 0 is a budget: past it the
+ * test gives up with SOW_E_BUDGET (what it stored stays in the table).
+ * Errors as sow_search_solve (SOW_E_ARG: n outside 1..SOW_PV_MAX);
+ * progress reports have phase "unit". Not reentrant on one sow_search. */
+sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, uint64_t max_nodes,
+                        int *bound, uint64_t *nodes);
 
 /* Tests side by side, one thread each (the work units of sow/units.h
  * answered at once over one table): between sow_search_tests_begin and
@@ -214,10 +215,11 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
  * reads sow_search_tests_nodes (every worker's nodes since begin) from
  * its own thread. An error in one test (or *options.stop) stops every
  * test under way, as does sow_search_tests_cancel (any thread), after
- * which every test returns SOW_E_INTERRUPTED until end. */
+ * which every test returns SOW_E_INTERRUPTED until end. A test past its
+ * max_nodes (worker k's own nodes) gives up alone, with SOW_E_BUDGET. */
 sow_err sow_search_tests_begin(sow_search *s, const sow_pos *root);
-sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int t, int *bound,
-                           uint64_t *nodes);
+sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int t,
+                           uint64_t max_nodes, int *bound, uint64_t *nodes);
 void sow_search_tests_cancel(sow_search *s);
 uint64_t sow_search_tests_nodes(const sow_search *s);
 void sow_search_tests_end(sow_search *s);

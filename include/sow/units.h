@@ -25,6 +25,13 @@
  * Each answer narrows the bounds and the walk starts again from the root.
  * With one slot it asks exactly the sequential walk's questions.
  *
+ * Splitting: a unit given a node budget (sow_units_goal.split_nodes) that
+ * passes it gives up, and its node leaves the frontier for its children,
+ * each a unit of its own: no question grows beyond what one run can
+ * answer, and what a long solve has done is recorded as it goes. Its
+ * answers so far stay the node's own bounds, intersected with what its
+ * children's minimax proves.
+ *
  * Resuming: the answers are facts about positions, whatever the order
  * they were found in, so a solve given the answers of an earlier run
  * starts from its bounds and asks only what they leave open.
@@ -47,8 +54,13 @@
 #include "sow/progress.h"
 #include "sow/rules.h"
 
-/* The deepest frontier (plies): 6 moves a ply make 6^12 lines beyond. */
-#define SOW_UNITS_MAX_DEPTH 12
+/* The deepest frontier one asks for (plies): 6 moves a ply make 6^12
+ * lines beyond. */
+#define SOW_UNITS_MAX_FRONTIER 12
+/* The longest line of a unit: a frontier node split (below) is searched by
+ * its children's units, theirs by their children's, down to this depth,
+ * where a unit has no budget. */
+#define SOW_UNITS_MAX_DEPTH 24
 
 /* One question and its answer. Scores are score units (sow/rules.h), the
  * frontier node's mover's view. */
@@ -56,7 +68,11 @@ typedef struct sow_unit {
     sow_move line[SOW_UNITS_MAX_DEPTH]; /* the moves from the root */
     int nline;
     int threshold;        /* the question: score >= threshold? */
+    uint64_t max_nodes;   /* its budget (0: none): past it, it is not answered
+                             but split (below) */
     bool done;            /* answered (else asked and not answered: in flight) */
+    bool split;           /* not answered: it passed max_nodes, so its node is
+                             searched by its children's units from now on */
     int bound;            /* the answer: score >= bound if bound >= threshold,
                              else score <= bound */
     uint64_t nodes;       /* search nodes, all threads */
@@ -78,6 +94,11 @@ typedef struct sow_units_journal {
     /* Asked, and will not be answered: its worker gave it back (the solve
      * ended first, or was stopped). */
     sow_err (*dropped)(void *ctx, const sow_unit *u);
+    /* Asked, and passed its budget (u->split): its node is split, its
+     * children the frontier below it, durable on return (a later run
+     * given it back as a known unit with split set splits the node too).
+     * NULL: the split is not kept, and a later run asks the node again. */
+    sow_err (*split)(void *ctx, const sow_unit *u);
 } sow_units_journal;
 
 /* Progress, after each answered unit (calling thread). */
@@ -106,6 +127,12 @@ typedef struct sow_units_callbacks {
 typedef struct sow_units_goal {
     bool test;
     int threshold;
+    /* How the questions are asked: each unit's node budget (0: none). A
+     * unit past it gives up and its node is split: its children join the
+     * frontier, each a unit of its own with the same budget, so no
+     * question outgrows a run (doc/ledger.md, "Splitting a unit"). A unit
+     * SOW_UNITS_MAX_DEPTH plies deep has no budget. */
+    uint64_t split_nodes;
 } sow_units_goal;
 
 typedef struct sow_units_result {
@@ -119,7 +146,9 @@ typedef struct sow_units_result {
     int lower, upper;        /* proven bounds on the root score, always */
     uint64_t units;          /* answered in this run */
     uint64_t reused;         /* answers given (an earlier run's) */
-    uint64_t frontier;       /* frontier nodes (questions are about these) */
+    uint64_t frontier;       /* frontier nodes (questions are about these),
+                                splits included */
+    uint64_t splits;         /* units split in this run */
     uint64_t nodes;          /* this run */
     double cpu_seconds;      /* this run: units (every worker's) and the
                                 ordering searches above the frontier */
@@ -131,12 +160,14 @@ typedef struct sow_units_result {
 } sow_units_result;
 
 /* Solves `root` (a position of g, not in a pie opening) by work units over
- * the frontier at `depth` plies (1..SOW_UNITS_MAX_DEPTH), with the plan's
+ * the frontier at `depth` plies (1..SOW_UNITS_MAX_FRONTIER), with the plan's
  * threads (several: that many units at once, one thread each, over the
  * one table), table and database (from sow_plan_make for this g and root; its
  * trial is not run: a decomposed solve is a long one). known[0..nknown):
- * answers of earlier runs of this solve (units not done, or whose line is
- * not a frontier node, are ignored). Every question goes to j->asked and
+ * answers and splits of earlier runs of this solve (a split one's node is
+ * split again, parents first; an answer is applied to the node at the end
+ * of its line wherever it is in the tree; units neither done nor split,
+ * or whose line is not in the tree, are ignored). Every question goes to j->asked and
  * its answer to j->answered at once. Returns SOW_OK (out->score exact),
  * SOW_E_INTERRUPTED (plan->limits.stop or time_limit; out->lower/upper
  * hold what is proven), SOW_E_ARG (depth, pie opening, a game over),
@@ -210,8 +241,8 @@ void sow_units_worker_free(sow_units_worker *w);
 
 /* What answers prove about the root without solving anything: bounds on
  * its score (minimax of the frontier's bounds), how many frontier nodes
- * there are and how many are still open (not exact). SOW_E_ARG for a bad
- * depth; SOW_E_NOMEM. Thread-safe. */
+ * there are (the known splits' children included) and how many are exact.
+ * SOW_E_ARG for a bad depth; SOW_E_NOMEM. Thread-safe. */
 typedef struct sow_units_bounds {
     int lower, upper;
     uint64_t frontier, exact;

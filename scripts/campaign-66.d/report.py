@@ -72,19 +72,28 @@ print("## Units\n")
 done = [u for u in units if u["state"] == "done"]
 unit_cpu = sum(u["cpu"] for u in done)
 asked_nodes = {u["line"] for u in done}
-print("**%s units done** (questions answered, about %s of the %s frontier nodes at %d plies; "
+print("**%s units done** (questions answered, about %s of the %s frontier nodes at %d plies%s; "
       "%s of those nodes exact), %s open, %s lost (asked and not answered: a run stopped "
-      "under them; asked again when they matter); %s nodes, %s CPU s in the answered units." %
+      "under them; asked again when they matter), %s split (past their node budget: their "
+      "node's children are units instead); %s nodes, %s CPU s in the answered units." %
       (fnum(st["done"], 0), fnum(len(asked_nodes), 0), fnum(st["frontier"], 0), st["depth"],
-       fnum(st["exact"], 0), fnum(st["open"], 0), fnum(st["lost"], 0), fnum(st["nodes"], 0),
-       fnum(unit_cpu)))
+       " and below, where units were split" if st.get("splits") else "",
+       fnum(st["exact"], 0), fnum(st["open"], 0), fnum(st["lost"], 0),
+       fnum(st.get("splits", 0), 0), fnum(st["nodes"], 0), fnum(unit_cpu)))
+if st.get("splits"):
+    deepest = max(len(u["line"].split(",")) for u in units)
+    print()
+    print("Split units: %s CPU s and %s nodes spent on units that passed their budget before "
+          "their nodes were split (the table they filled served their children in that run; "
+          "the next run starts without it); lines now reach %d plies." %
+          (fnum(st["split_cpu"]), fnum(st["split_nodes"], 0), deepest))
 if st.get("lost_cpu"):
     print()
     print("Lost work: %s CPU s and %s nodes spent on units given back unanswered (what each "
           "had cost when its run stopped: a lower bound on its cost; a unit under a killed "
           "run records nothing)." % (fnum(st["lost_cpu"]), fnum(st["lost_nodes"], 0)))
 print()
-unanswered = [u for u in units if u["state"] != "done"]
+unanswered = [u for u in units if u["state"] not in ("done", "split")]
 if unanswered:
     print("Asked and not answered (the last %d): %s." % (
         min(10, len(unanswered)), ", ".join("`%s` >= %+d? (%s)" % (u["line"], u["threshold"],

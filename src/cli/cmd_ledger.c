@@ -22,18 +22,20 @@ static const char usage[] =
     "\n"
     "status: the solve it serves, units done, open (in flight, or left by a run\n"
     "that was killed) and lost (given back by a run that stopped, or left open\n"
-    "by one killed, found by the next), their CPU seconds and nodes (a unit\n"
-    "given back keeps what was spent on it: lost work), the bounds the answers\n"
-    "prove at the\n"
-    "root, how many frontier nodes are exact, and a rough estimate of the CPU\n"
-    "still needed (open frontier nodes times the mean CPU of a unit).\n"
+    "by one killed, found by the next) and split (past their node budget: their\n"
+    "node's children are units instead, `sow solve --split-nodes`), their CPU\n"
+    "seconds and nodes (a unit given back or split keeps what was spent on it),\n"
+    "the bounds the answers prove at the root, how many frontier nodes there\n"
+    "are (the splits' children included) and how many are exact, and a rough\n"
+    "estimate of the CPU still needed (open frontier nodes times the mean CPU\n"
+    "of a unit).\n"
     "JSON keys: ledger, game, pits, seeds, variant, position, depth, runs, done,\n"
-    "open, lost, nodes, cpu, lost_nodes, lost_cpu, lower, upper, solved, value\n"
-    "(null until solved),\n"
+    "open, lost, splits, nodes, cpu, lost_nodes, lost_cpu, split_nodes,\n"
+    "split_cpu, lower, upper, solved, value (null until solved),\n"
     "frontier, exact, remaining_cpu (null before any answer).\n"
     "\n"
     "export: every unit, oldest first: line (moves from the root), threshold\n"
-    "(the question: score >= threshold?), state (open, done, lost), bound (the\n"
+    "(the question: score >= threshold?), state (open, done, lost, split), bound (the\n"
     "answer: score >= bound if bound >= threshold, else score <= bound; empty\n"
     "or null when not done), nodes, cpu, seconds (a lost unit: what was spent\n"
     "on it), worker. Scores are in score\n"
@@ -89,11 +91,13 @@ static int status(const char *path, bool json)
         printf(",\"position\":");
         cli_fjson_string(stdout, id.position);
         printf(",\"depth\":%d,\"runs\":%d,\"done\":%llu,\"open\":%llu,\"lost\":%llu,"
-               "\"nodes\":%llu,\"cpu\":%.6f,\"lost_nodes\":%llu,\"lost_cpu\":%.6f,"
+               "\"splits\":%llu,\"nodes\":%llu,\"cpu\":%.6f,\"lost_nodes\":%llu,"
+               "\"lost_cpu\":%.6f,\"split_nodes\":%llu,\"split_cpu\":%.6f,"
                "\"lower\":%d,\"upper\":%d,\"solved\":%s,\"value\":",
                id.depth, st.runs, (unsigned long long)st.done, (unsigned long long)st.open,
-               (unsigned long long)st.lost, (unsigned long long)st.nodes, st.cpu_seconds,
-               (unsigned long long)st.lost_nodes, st.lost_cpu, lo, hi,
+               (unsigned long long)st.lost, (unsigned long long)st.splits,
+               (unsigned long long)st.nodes, st.cpu_seconds, (unsigned long long)st.lost_nodes,
+               st.lost_cpu, (unsigned long long)st.split_nodes, st.split_cpu, lo, hi,
                st.solved ? "true" : "false");
         if (st.solved)
             printf("%d", lo);
@@ -116,6 +120,10 @@ static int status(const char *path, bool json)
     if (st.lost_nodes || st.lost_cpu > 0)
         printf("lost: %.3f CPU s, %llu nodes spent on units given back unanswered\n",
                st.lost_cpu, (unsigned long long)st.lost_nodes);
+    if (st.splits)
+        printf("split: %llu units past their node budget, %.3f CPU s, %llu nodes spent on "
+               "them\n",
+               (unsigned long long)st.splits, st.split_cpu, (unsigned long long)st.split_nodes);
     if (st.solved)
         printf("root: solved, value %+d\n", lo);
     else
@@ -132,7 +140,7 @@ static int status(const char *path, bool json)
 
 static const char *state_name(const sow_unit *u)
 {
-    return u->done ? "done" : u->worker < 0 ? "lost" : "open";
+    return u->done ? "done" : u->split ? "split" : u->worker < 0 ? "lost" : "open";
 }
 
 static int export(const char *path, bool json)

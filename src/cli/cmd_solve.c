@@ -25,7 +25,8 @@ static const char usage[] =
     "                 [--memory SIZE] [--db DIR] [--db-seeds K | --no-db]\n"
     "                 [--time S] [--value-only] [--reference] [--quiet] [--verbose]\n"
     "                 [--plan] [--json]\n"
-    "                 [--ledger FILE [--frontier D] [--mpi] [--at-least V]]\n"
+    "                 [--ledger FILE [--frontier D] [--mpi] [--at-least V]\n"
+    "                  [--split-nodes N]]\n"
     "\n"
     "Solves the position exactly: its value (the final margin for the player\n"
     "to move under optimal play, stores included), the outcome (win, draw or\n"
@@ -81,6 +82,10 @@ static const char usage[] =
     "  --at-least V        with --ledger: ask only whether the value is at least V\n"
     "                      (a null-window test of the root split into units;\n"
     "                      its answers serve a later exact solve of the ledger)\n"
+    "  --split-nodes N     with --ledger: a unit past N nodes gives up and its node\n"
+    "                      is split, its children units of their own (recorded in\n"
+    "                      the ledger: a later run splits it too), so no unit\n"
+    "                      outgrows a run (default 0: no budget; doc/ledger.md)\n"
     "\n"
     "JSON keys: game, pits, seeds (per pit at the start; null with --position),\n"
     "variant, seeds_on_board, stores {south, north}, value, outcome, best,\n"
@@ -96,7 +101,8 @@ static const char usage[] =
     "value's proven bounds), best (the best move so far, or null), nodes,\n"
     "seconds, cpu_search, db, db_cut.\n"
     "With --ledger: value, outcome, best, lower, upper, interrupted, ledger,\n"
-    "frontier, units, reused, nodes, cpu (every rank's searches), manager_cpu\n"
+    "frontier, units, splits (units split in this run), reused, nodes, cpu\n"
+    "(every rank's searches), manager_cpu\n"
     "(rank 0 outside its searches), seconds, threads, tt_mb, ranks, workers_lost,\n"
     "db, solver, at_least (V or null), holds (with --at-least: true, false, or\n"
     "null when interrupted); interrupted (exit 130, or 1 under mpirun when every\n"
@@ -478,11 +484,12 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
                sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
                done ? "false" : "true");
         cli_fjson_string(stdout, path);
-        printf(",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"reused\":%llu,"
+        printf(",\"frontier\":{\"depth\":%d,\"nodes\":%llu},\"units\":%llu,\"splits\":%llu,"
+               "\"reused\":%llu,"
                "\"nodes\":%llu,\"cpu\":%.6f,\"manager_cpu\":%.6f,\"seconds\":%.6f,"
                "\"threads\":%d,\"tt_mb\":%zu,\"ranks\":%d,\"workers_lost\":%d,\"db\":",
                depth, (unsigned long long)r.frontier, (unsigned long long)r.units,
-               (unsigned long long)r.reused, (unsigned long long)r.nodes, r.cpu_seconds,
+               (unsigned long long)r.splits, (unsigned long long)r.reused, (unsigned long long)r.nodes, r.cpu_seconds,
                r.manager_cpu, r.seconds, T, plan->tt_mb, ranks, r.workers_lost);
         if (r.db_seeds)
             printf("{\"seeds\":%d}", r.db_seeds);
@@ -503,9 +510,12 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
                    r.seconds, sow_score_margin(g, r.lower), sow_score_margin(g, r.upper),
                    to_move(cg));
         printf("units: %llu answered in this run, %llu from the ledger %s, frontier %llu nodes "
-               "at %d plies\n",
+               "at %d plies",
                (unsigned long long)r.units, (unsigned long long)r.reused, path,
                (unsigned long long)r.frontier, depth);
+        if (r.splits)
+            printf(" (%llu units split in this run)", (unsigned long long)r.splits);
+        printf("\n");
         printf("nodes %llu, %.3f s, %.3f CPU s in units, %d thread%s, table %zu MB",
                (unsigned long long)r.nodes, r.seconds, r.cpu_seconds, T, plural(T),
                plan->tt_mb);
@@ -599,7 +609,7 @@ int cmd_solve(int argc, char **argv)
 {
     cli_game cg = {0};
     cli_limit_opts lo = {0};
-    const char *ledger = NULL, *frontier = NULL, *at_least = NULL;
+    const char *ledger = NULL, *frontier = NULL, *at_least = NULL, *split_nodes = NULL;
     bool quiet = false, verbose = false, reference = false, value_only = false, mpi = false,
          plan_only = false;
     const cli_opt opts[] = {CLI_GAME_OPTS(&cg),
@@ -614,6 +624,7 @@ int cmd_solve(int argc, char **argv)
                             {"frontier", OPT_STRING, &frontier},
                             {"mpi", OPT_FLAG, &mpi},
                             {"at-least", OPT_STRING, &at_least},
+                            {"split-nodes", OPT_STRING, &split_nodes},
                             {NULL, 0, NULL}};
     const char *pos[1];
     int npos;
@@ -633,7 +644,9 @@ int cmd_solve(int argc, char **argv)
         cli_fail("solve: --frontier needs --ledger");
     if (at_least && !ledger)
         cli_fail("solve: --at-least needs --ledger");
-    int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_DEPTH)
+    if (split_nodes && !ledger)
+        cli_fail("solve: --split-nodes needs --ledger");
+    int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_FRONTIER)
                          : DEFAULT_FRONTIER;
     if (ledger && !sow_ledger_available())
         cli_fail("solve: this build of sow has no ledger: install libsqlite3-dev and rebuild");
@@ -671,8 +684,10 @@ int cmd_solve(int argc, char **argv)
     sow_units_goal goal = {0};
     if (at_least) {
         int v = (int)cli_int("--at-least", at_least, -1000, 1000);
-        goal = (sow_units_goal){true, v * cg.g.score_scale - (cg.g.score_scale > 1)};
+        goal = (sow_units_goal){true, v * cg.g.score_scale - (cg.g.score_scale > 1), 0};
     }
+    if (split_nodes)
+        goal.split_nodes = (uint64_t)cli_int("--split-nodes", split_nodes, 0, 1L << 62);
 
     sow_plan plan;
     char why[SOW_WHY];

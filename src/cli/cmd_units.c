@@ -216,7 +216,7 @@ int cmd_units(int argc, char **argv)
     if (cg.pie_opening)
         cli_fail("units: the position lies in the pie rule's opening turn");
     if (is_list) {
-        int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_DEPTH) : 4;
+        int depth = frontier ? (int)cli_int("--frontier", frontier, 1, SOW_UNITS_MAX_FRONTIER) : 4;
         sow_move line[SOW_UNITS_MAX_DEPTH];
         printf("line,depth,seeds,over,moves\n");
         list(&cg.g, &cg.pos, line, 0, depth);

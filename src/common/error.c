@@ -26,6 +26,7 @@ const char *sow_err_name(sow_err e)
         [SOW_E_MISMATCH] = "file is for another game, board or variant",
         [SOW_E_MISSING] = "missing file or data",
         [SOW_E_INTERRUPTED] = "interrupted",
+        [SOW_E_BUDGET] = "node budget exhausted",
     };
     if ((unsigned)e >= SOW_E_COUNT)
         return "unknown error";

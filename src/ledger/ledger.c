@@ -23,9 +23,10 @@
 
 /* The format's name and version in `meta`: a file without them is not a
  * ledger, one with another version is refused. Version 1 had no answer
- * checksums: it is read unchecked, and upgraded by sow_ledger_open. */
+ * checksums: it is read unchecked, and upgraded by sow_ledger_open.
+ * Version 2 had no state 'split': it reads as it is, and is upgraded. */
 #define FORMAT_NAME "sow-ledger"
-#define FORMAT_VERSION 2
+#define FORMAT_VERSION 3
 #define FORMAT_OLDEST 1
 /* A writer that finds the file locked (a reader mid-checkpoint) waits this
  * long before failing. */
@@ -41,23 +42,25 @@ struct sow_ledger {
     char why[SOW_LEDGER_WHY]; /* the journal's last failure */
 };
 
+#define UNITS_COLUMNS                                                                  \
+    " id INTEGER PRIMARY KEY,"                                                         \
+    " line TEXT NOT NULL,"                                                             \
+    " position TEXT NOT NULL,"                                                         \
+    " threshold INTEGER NOT NULL,"                                                     \
+    " state TEXT NOT NULL CHECK (state IN ('open', 'done', 'lost', 'split')),"         \
+    " bound INTEGER,"                                                                  \
+    " nodes INTEGER NOT NULL DEFAULT 0,"                                               \
+    " cpu REAL NOT NULL DEFAULT 0,"                                                    \
+    " seconds REAL NOT NULL DEFAULT 0,"                                                \
+    " worker INTEGER NOT NULL DEFAULT 0,"                                              \
+    " run INTEGER NOT NULL,"                                                           \
+    " asked_at TEXT NOT NULL,"                                                         \
+    " answered_at TEXT,"                                                               \
+    " checksum TEXT"
+
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS units("
-    " id INTEGER PRIMARY KEY,"
-    " line TEXT NOT NULL,"
-    " position TEXT NOT NULL,"
-    " threshold INTEGER NOT NULL,"
-    " state TEXT NOT NULL CHECK (state IN ('open', 'done', 'lost')),"
-    " bound INTEGER,"
-    " nodes INTEGER NOT NULL DEFAULT 0,"
-    " cpu REAL NOT NULL DEFAULT 0,"
-    " seconds REAL NOT NULL DEFAULT 0,"
-    " worker INTEGER NOT NULL DEFAULT 0,"
-    " run INTEGER NOT NULL,"
-    " asked_at TEXT NOT NULL,"
-    " answered_at TEXT,"
-    " checksum TEXT);";
+    "CREATE TABLE IF NOT EXISTS units(" UNITS_COLUMNS ");";
 
 bool sow_ledger_available(void)
 {
@@ -367,14 +370,23 @@ static sow_err blank(sow_ledger *l, bool *out, char *why, size_t n)
 }
 
 /* A version-1 ledger gets its answers' checksums (taken as they stand:
- * nothing earlier can check them) and becomes version 2. */
+ * nothing earlier can check them); a version-2 one the state 'split'
+ * (SQLite cannot change a CHECK in place: the table is copied, its rows
+ * and ids as they are). Inside the caller's transaction. */
 static sow_err upgrade(sow_ledger *l, char *why, size_t n)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%d", FORMAT_VERSION);
-    sow_err e = exec(l, "ALTER TABLE units ADD COLUMN checksum TEXT;"
-                        "UPDATE units SET checksum = sow_answer_sum(line, threshold, bound, "
-                        "nodes, cpu, seconds) WHERE state = 'done'", why, n);
+    sow_err e = SOW_OK;
+    if (l->version < 2)
+        e = exec(l, "ALTER TABLE units ADD COLUMN checksum TEXT;"
+                    "UPDATE units SET checksum = sow_answer_sum(line, threshold, bound, "
+                    "nodes, cpu, seconds) WHERE state = 'done'", why, n);
+    if (!e && l->version < 3)
+        e = exec(l, "CREATE TABLE units_new(" UNITS_COLUMNS ");"
+                    "INSERT INTO units_new SELECT * FROM units;"
+                    "DROP TABLE units;"
+                    "ALTER TABLE units_new RENAME TO units;", why, n);
     if (!e && meta_put(l, "version", buf))
         e = sql_fail(l, why, n, "cannot write the ledger");
     if (!e)
@@ -531,15 +543,23 @@ static sow_err asked(void *ctx, sow_unit *u)
     return SOW_OK;
 }
 
+/* u's row: its ticket, or (a question the journal was not told of) a
+ * new row. */
+static sow_err row_of(sow_ledger *l, const sow_unit *u, int64_t *id)
+{
+    sow_unit v = *u;
+    sow_err e = v.ticket ? SOW_OK : asked(l, &v);
+    *id = v.ticket;
+    return e;
+}
+
 static sow_err answered(void *ctx, const sow_unit *u)
 {
     sow_ledger *l = ctx;
-    sow_unit v = *u;
-    if (!v.ticket) {
-        sow_err e = asked(ctx, &v);
-        if (e)
-            return e;
-    }
+    int64_t id;
+    sow_err e = row_of(l, u, &id);
+    if (e)
+        return e;
     char at[32], line[SOW_UNITS_LINE_TEXT], sum[17];
     utc_now(at, sizeof at);
     sow_units_line_format(u, line, sizeof line);
@@ -556,7 +576,7 @@ static sow_err answered(void *ctx, const sow_unit *u)
     sqlite3_bind_double(st, 4, u->seconds);
     sqlite3_bind_text(st, 5, at, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 6, sum, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 7, v.ticket);
+    sqlite3_bind_int64(st, 7, id);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? SOW_OK
@@ -585,9 +605,35 @@ static sow_err dropped(void *ctx, const sow_unit *u)
                              : sql_fail(l, l->why, sizeof l->why, "cannot record a unit given back");
 }
 
+/* A question past its budget: its node is split (u->split). Like a
+ * question given back, what was spent on it is kept; the state tells a
+ * later run to split the node again. */
+static sow_err split(void *ctx, const sow_unit *u)
+{
+    sow_ledger *l = ctx;
+    int64_t id;
+    sow_err e = row_of(l, u, &id);
+    if (e)
+        return e;
+    char at[32];
+    utc_now(at, sizeof at);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(l->db, "UPDATE units SET state = 'split', nodes = ?, cpu = ?, "
+                           "seconds = ?, answered_at = ? WHERE id = ?", -1, &st, NULL))
+        return sql_fail(l, l->why, sizeof l->why, "cannot record a split");
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)u->nodes);
+    sqlite3_bind_double(st, 2, u->cpu_seconds);
+    sqlite3_bind_double(st, 3, u->seconds);
+    sqlite3_bind_text(st, 4, at, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, id);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? SOW_OK : sql_fail(l, l->why, sizeof l->why, "cannot record a split");
+}
+
 void sow_ledger_journal(sow_ledger *l, sow_units_journal *out)
 {
-    *out = (sow_units_journal){asked, answered, l, dropped};
+    *out = (sow_units_journal){asked, answered, l, dropped, split};
 }
 
 /* Whether the checksum of the done row at st (column 9) is that of its
@@ -646,6 +692,7 @@ sow_err sow_ledger_units(sow_ledger *l, sow_unit **units, size_t *n, char *why, 
         }
         x->threshold = sqlite3_column_int(st, 1);
         x->done = strcmp(state, "done") == 0;
+        x->split = strcmp(state, "split") == 0;
         if (x->done && sqlite3_column_type(st, 3) == SQLITE_NULL) {
             e = sow_fail(why, why_size, SOW_E_FORMAT, "%s: unit %zu is done without an answer",
                         l->path, *n + 1);
@@ -702,6 +749,10 @@ sow_err sow_ledger_get_status(sow_ledger *l, sow_ledger_status *st, char *why, s
             st->done++;
             st->nodes += u[i].nodes;
             st->cpu_seconds += u[i].cpu_seconds;
+        } else if (u[i].split) {
+            st->splits++;
+            st->split_nodes += u[i].nodes;
+            st->split_cpu += u[i].cpu_seconds;
         } else if (u[i].worker < 0) {
             st->lost++;
             st->lost_nodes += u[i].nodes;

@@ -75,7 +75,7 @@ static void poll(worker *w)
         (w->solo_end && w->nodes >= w->solo_end))
         w->abort = true;
     if (c->node_limit && atomic_load_explicit(&c->nodes, memory_order_relaxed) >= c->node_limit) {
-        search_fail(s, SOW_E_INTERRUPTED);
+        search_fail(s, c->node_budget ? SOW_E_BUDGET : SOW_E_INTERRUPTED);
         w->abort = true;
     }
     if (w->id == 0 && (w->nodes & (CLOCK_POLLS * POLL_NODES - 1)) == 0) {

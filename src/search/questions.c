@@ -10,8 +10,8 @@
 
 /* ---- bounded tests ----------------------------------------------------------- */
 
-sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *bound,
-                        uint64_t *nodes)
+sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, uint64_t max_nodes,
+                        int *bound, uint64_t *nodes)
 {
     *nodes = 0;
     if (n < 1 || n > SOW_PV_MAX)
@@ -24,6 +24,8 @@ sow_err sow_search_test(sow_search *s, const sow_pos *line, int n, int t, int *b
         return SOW_E_LIMIT; /* no exact table key (key.h) */
     search_call_begin(s, "unit");
     search_oracle_root(s, sow_i_seeds_on_board(g, x));
+    s->c.node_limit = max_nodes;
+    s->c.node_budget = true;
     int base = search_store_score(g, x), span = future_bound(s, sow_i_seeds_on_board(g, x)), f;
     s->c.pr.test = t;
     s->c.pr.lower = base - span;
@@ -54,8 +56,8 @@ sow_err sow_search_tests_begin(sow_search *s, const sow_pos *root)
     return SOW_OK;
 }
 
-sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int t, int *bound,
-                           uint64_t *nodes)
+sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int t,
+                           uint64_t max_nodes, int *bound, uint64_t *nodes)
 {
     *nodes = 0;
     if (!s->c.side_by_side || k < 0 || k >= s->opt.threads || n < 1 || n > SOW_PV_MAX)
@@ -75,11 +77,14 @@ sow_err sow_search_test_on(sow_search *s, int k, const sow_pos *line, int n, int
         return search_stopped(s);
     worker *w = s->w[k];
     uint64_t n0 = w->nodes;
+    w->solo_end = max_nodes ? n0 + max_nodes : 0;
     int v = search_at(w, line, n - 1, x, t - base - 1, t - base, TT_DRAFT_EXACT);
+    bool spent = w->solo_end && w->nodes >= w->solo_end;
+    w->solo_end = 0;
     *nodes = w->nodes - n0;
     search_publish(w);
     if (w->abort)
-        return search_stopped(s);
+        return !atomic_load(&s->c.stop) && spent ? SOW_E_BUDGET : search_stopped(s);
     *bound = base + v;
     return SOW_OK;
 }

@@ -134,6 +134,9 @@ typedef struct search_call {
     const void *eval_ctx;
     bool promote;
     uint64_t node_limit;
+    /* The node limit is a test's budget (sow_search_test's max_nodes): it
+     * ends the call with SOW_E_BUDGET rather than SOW_E_INTERRUPTED. */
+    bool node_budget;
     /* sow_analyse only: killers, history and reductions (order.h); the
      * other depth-limited searches (sow_search_depth, _depths) keep the
      * exact solver's order. */

@@ -70,11 +70,13 @@ typedef struct msg_unit {
     int32_t nline, threshold;
     int32_t slot; /* which of the worker's units at once (0 .. its slots) */
     int32_t line[SOW_UNITS_MAX_DEPTH];
+    uint64_t max_nodes;
 } msg_unit;
 
 typedef struct msg_answer {
     msg_unit q;
     int32_t err, bound;
+    int32_t split; /* err SOW_OK, not answered: past its budget */
     uint64_t nodes;
     double cpu_seconds, seconds;
 } msg_answer;
@@ -200,6 +202,7 @@ static void pack(const sow_unit *u, int slot, msg_unit *m)
     m->nline = u->nline;
     m->threshold = u->threshold;
     m->slot = slot;
+    m->max_nodes = u->max_nodes;
     for (int d = 0; d < u->nline; d++)
         m->line[d] = u->line[d];
 }
@@ -324,7 +327,9 @@ static sow_err answered(manager *M, int r, const msg_answer *a, sow_unit *u)
     u->nodes = a->nodes;
     u->cpu_seconds = a->cpu_seconds;
     u->seconds = a->seconds;
-    if (a->err == SOW_OK) {
+    if (a->err == SOW_OK && a->split) {
+        u->split = true;
+    } else if (a->err == SOW_OK) {
         u->bound = a->bound;
         u->done = true;
     } else if (!(a->err == SOW_E_INTERRUPTED && f->cancelled)) {
@@ -609,7 +614,8 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
             rc = MPI_Recv(&m, sizeof m, MPI_BYTE, 0, T_UNIT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 break;
-            sow_unit u = {.nline = m.nline, .threshold = m.threshold, .ticket = m.slot};
+            sow_unit u = {.nline = m.nline, .threshold = m.threshold, .ticket = m.slot,
+                          .max_nodes = m.max_nodes};
             for (int d = 0; d < u.nline && d < SOW_UNITS_MAX_DEPTH; d++)
                 u.line[d] = (sow_move)m.line[d];
             if (pool.submit(pool.ctx, &u)) { /* more than its slots: the manager's bug */
@@ -629,8 +635,9 @@ sow_err sow_units_mpi_worker(const sow_game *g, const sow_pos *root, const sow_p
         sow_unit u;
         sow_err ue;
         while (rc == MPI_SUCCESS && units_pool_take(tp, &u, &ue)) {
-            msg_answer a = {.err = ue, .bound = u.bound, .nodes = u.nodes,
-                            .cpu_seconds = u.cpu_seconds, .seconds = u.seconds};
+            msg_answer a = {.err = ue, .bound = u.bound, .split = ue == SOW_OK && u.split,
+                            .nodes = u.nodes, .cpu_seconds = u.cpu_seconds,
+                            .seconds = u.seconds};
             pack(&u, (int)u.ticket, &a.q);
             rc = MPI_Send(&a, sizeof a, MPI_BYTE, 0, T_ANSWER, MPI_COMM_WORLD);
             busy = true;

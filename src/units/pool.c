@@ -63,7 +63,7 @@ static void *thread_main(void *arg)
         pthread_mutex_unlock(&p->mu);
         r.e = cancelled ? SOW_E_INTERRUPTED : units_worker_answer_on(p->w, a->k, &r.u);
         if (cancelled)
-            r.u.done = false;
+            r.u.done = r.u.split = false;
         pthread_mutex_lock(&p->mu);
         p->running--;
         p->ans[p->nans++] = r;

@@ -24,7 +24,11 @@
 #define ROOT_GUESS_DEPTH 10
 
 /* One node of the tree above the frontier. Children are contiguous:
- * t[first .. first + n). Bounds are score units, this node's mover's view. */
+ * t[first .. first + n), after their parent in t (a split appends them).
+ * Bounds are score units, this node's mover's view: olo..ohi what is
+ * proven about the node itself (the seeds' span, the end of the game, the
+ * answers about it), lo..hi that intersected with its children's minimax
+ * (a leaf: the same). */
 typedef struct tnode {
     sow_pos p;
     int parent;      /* -1 at the root */
@@ -33,6 +37,7 @@ typedef struct tnode {
     sow_move move;   /* from the parent */
     signed char sign;/* +1: the parent's mover moves again here */
     bool leaf;       /* a frontier node: questions are asked about it */
+    int olo, ohi;
     int lo, hi;
     int h;           /* a depth-limited score: the move ordering's guess */
     bool busy;       /* a leaf with a question in flight */
@@ -88,61 +93,103 @@ static sow_err push(tree *T, const tnode *x)
     return SOW_OK;
 }
 
+/* Node i's own bounds: exact where the game is over or repeats (false:
+ * it has no children), else every score its seeds allow (true). */
+static bool settle(tree *T, size_t i)
+{
+    const sow_game *g = T->g;
+    tnode *x = &T->t[i];
+    bool open = false;
+    if (sow_over(g, &x->p))
+        x->olo = x->ohi = sow_terminal_score(g, &x->p);
+    else if (x->parent >= 0 && g->cycles && repeats(T, x->parent, &x->p))
+        x->olo = x->ohi = sow_perpetual_score(g, &x->p);
+    else {
+        wide(g, &x->p, &x->olo, &x->ohi);
+        open = true;
+    }
+    x->lo = x->olo;
+    x->hi = x->ohi;
+    return open;
+}
+
+/* Appends node i's children (x->first, x->n set). On an error the tree
+ * is not to be used again. */
+static sow_err add_children(tree *T, size_t i)
+{
+    const sow_game *g = T->g;
+    sow_move ms[SOW_MAX_MOVES];
+    sow_pos p = T->t[i].p;
+    int nm = sow_moves(g, &p, ms), first = (int)T->n, d = T->t[i].depth;
+    sow_err e = SOW_OK;
+    for (int k = 0; k < nm && !e; k++) {
+        tnode c = {.p = p, .parent = (int)i, .depth = d + 1, .move = ms[k]};
+        sow_make(g, &c.p, ms[k]);
+        c.sign = sow_pos_to_move(&c.p) == sow_pos_to_move(&p) ? 1 : -1;
+        e = push(T, &c);
+    }
+    T->t[i].first = first;
+    T->t[i].n = e ? 0 : nm;
+    return e;
+}
+
 /* The tree down to `depth` plies, breadth first (a parent before its
  * children), every node's own bounds set: exact where the game is over or
  * repeats, wide at the frontier. */
 static sow_err build(tree *T, const sow_pos *root, int depth)
 {
-    const sow_game *g = T->g;
     tnode r = {.p = *root, .parent = -1};
     sow_err e = push(T, &r);
     for (size_t i = 0; !e && i < T->n; i++) {
-        tnode *x = &T->t[i];
-        if (sow_over(g, &x->p)) {
-            x->lo = x->hi = sow_terminal_score(g, &x->p);
+        if (!settle(T, i))
             continue;
-        }
-        if (x->parent >= 0 && g->cycles && repeats(T, x->parent, &x->p)) {
-            x->lo = x->hi = sow_perpetual_score(g, &x->p);
-            continue;
-        }
-        wide(g, &x->p, &x->lo, &x->hi);
-        if (x->depth == depth) {
-            x->leaf = true;
-            continue;
-        }
-        sow_move ms[SOW_MAX_MOVES];
-        int nm = sow_moves(g, &x->p, ms), first = (int)T->n, d = x->depth;
-        sow_pos p = x->p;
-        for (int k = 0; k < nm && !e; k++) {
-            tnode c = {.p = p, .parent = (int)i, .depth = d + 1, .move = ms[k]};
-            sow_make(g, &c.p, ms[k]);
-            c.sign = sow_pos_to_move(&c.p) == sow_pos_to_move(&p) ? 1 : -1;
-            e = push(T, &c);
-        }
-        T->t[i].first = first;
-        T->t[i].n = nm;
+        if (T->t[i].depth == depth)
+            T->t[i].leaf = true;
+        else
+            e = add_children(T, i);
     }
     return e;
 }
 
-/* Node i's bounds from its children's; true if they changed. */
+/* Node i's bounds from its own and its children's; true if they changed.
+ * Both are proven, so they cannot cross but by a bug: then the children's
+ * minimax is clamped into the node's own. */
 static bool recompute(tree *T, int i)
 {
     tnode *x = &T->t[i];
-    if (x->leaf || x->n == 0)
-        return false;
-    int lo = INT32_MIN, hi = INT32_MIN;
-    for (int k = 0; k < x->n; k++) {
-        int a, b;
-        conv(&T->t[x->first + k], &a, &b);
-        lo = a > lo ? a : lo;
-        hi = b > hi ? b : hi;
+    int lo = x->olo, hi = x->ohi;
+    if (!x->leaf && x->n > 0) {
+        int clo = INT32_MIN, chi = INT32_MIN;
+        for (int k = 0; k < x->n; k++) {
+            int a, b;
+            conv(&T->t[x->first + k], &a, &b);
+            clo = a > clo ? a : clo;
+            chi = b > chi ? b : chi;
+        }
+        lo = clo > lo ? (clo < hi ? clo : hi) : lo;
+        hi = chi < hi ? (chi > lo ? chi : lo) : hi;
     }
     bool changed = lo != x->lo || hi != x->hi;
     x->lo = lo;
     x->hi = hi;
     return changed;
+}
+
+/* Leaf i leaves the frontier for its children (leaves, or exact where the
+ * game ends or repeats); its answers so far stay its own bounds. */
+static sow_err split(tree *T, int i)
+{
+    size_t first = T->n;
+    sow_err e = add_children(T, (size_t)i);
+    if (e)
+        return e;
+    for (size_t c = first; c < T->n; c++)
+        if (settle(T, c))
+            T->t[c].leaf = true;
+    T->t[i].leaf = false;
+    T->t[i].busy = false;
+    recompute(T, i);
+    return SOW_OK;
 }
 
 static void propagate(tree *T, int i)
@@ -151,20 +198,23 @@ static void propagate(tree *T, int i)
         ;
 }
 
-/* Narrows leaf i by an answer: score >= bound or score <= bound. Both
+/* Narrows node i's own bounds by an answer about it: score >= bound or
+ * score <= bound; its bounds follow (not its parents': propagate). Both
  * bounds are proven, so they cannot cross but by a bug: then the later
  * one is clamped rather than trusted beyond the other. */
-static void narrow(tnode *x, int threshold, int bound)
+static void narrow(tree *T, int i, int threshold, int bound)
 {
+    tnode *x = &T->t[i];
     if (bound >= threshold) {
-        if (bound > x->lo)
-            x->lo = bound < x->hi ? bound : x->hi;
-    } else if (bound < x->hi) {
-        x->hi = bound > x->lo ? bound : x->lo;
+        if (bound > x->olo)
+            x->olo = bound < x->ohi ? bound : x->ohi;
+    } else if (bound < x->ohi) {
+        x->ohi = bound > x->olo ? bound : x->olo;
     }
+    recompute(T, i);
 }
 
-/* The frontier node on u's line, -1 if there is none. */
+/* The node at the end of u's line, -1 if there is none. */
 static int find(const tree *T, const sow_unit *u)
 {
     int i = 0;
@@ -178,26 +228,37 @@ static int find(const tree *T, const sow_unit *u)
             return -1;
         i = c;
     }
-    return T->t[i].leaf ? i : -1;
+    return i;
 }
 
-/* Builds the tree and applies the known answers; bounds propagated. */
+/* Builds the tree, splits the known splits' nodes (shorter lines first: a
+ * parent before its children) and applies the known answers; bounds
+ * propagated. */
 static sow_err grow(tree *T, const sow_pos *root, int depth, const sow_unit *known,
                     size_t nknown, uint64_t *reused)
 {
     sow_err e = build(T, root, depth);
+    *reused = 0;
+    for (int d = depth; !e && d < SOW_UNITS_MAX_DEPTH; d++)
+        for (size_t k = 0; !e && k < nknown; k++) {
+            if (!known[k].split || known[k].nline != d)
+                continue;
+            int i = find(T, &known[k]);
+            if (i >= 0 && T->t[i].leaf)
+                e = split(T, i);
+        }
     if (e)
         return e;
-    *reused = 0;
     for (size_t k = 0; k < nknown; k++) {
         if (!known[k].done)
             continue;
         int i = find(T, &known[k]);
         if (i < 0)
             continue;
-        narrow(&T->t[i], known[k].threshold, known[k].bound);
+        narrow(T, i, known[k].threshold, known[k].bound);
         (*reused)++;
     }
+    /* Children come after their parents: one pass from the end. */
     for (size_t i = T->n; i-- > 0;)
         recompute(T, (int)i);
     return SOW_OK;
@@ -207,7 +268,7 @@ sow_err sow_units_prove(const sow_game *g, const sow_pos *root, int depth,
                         const sow_unit *known, size_t nknown, sow_units_bounds *out)
 {
     memset(out, 0, sizeof *out);
-    if (depth < 1 || depth > SOW_UNITS_MAX_DEPTH)
+    if (depth < 1 || depth > SOW_UNITS_MAX_FRONTIER)
         return SOW_E_ARG;
     tree T = {.g = g};
     uint64_t reused;
@@ -315,25 +376,27 @@ static sow_err replay(const sow_units_worker *w, const sow_unit *u,
  * thread's CPU). */
 static sow_err answer(sow_units_worker *w, int k, sow_unit *u)
 {
-    u->done = false;
+    u->done = u->split = false;
     sow_pos path[SOW_UNITS_MAX_DEPTH + 1];
     sow_err e = replay(w, u, path);
     if (e)
         return e;
     double c0 = k < 0 ? sow_cpu_now() : sow_thread_cpu_now(), w0 = sow_now();
-    e = k < 0 ? sow_search_test(w->s, path, u->nline + 1, u->threshold, &u->bound, &u->nodes)
-              : sow_search_test_on(w->s, k, path, u->nline + 1, u->threshold, &u->bound,
-                                   &u->nodes);
+    e = k < 0 ? sow_search_test(w->s, path, u->nline + 1, u->threshold, u->max_nodes, &u->bound,
+                                &u->nodes)
+              : sow_search_test_on(w->s, k, path, u->nline + 1, u->threshold, u->max_nodes,
+                                   &u->bound, &u->nodes);
     u->cpu_seconds = (k < 0 ? sow_cpu_now() : sow_thread_cpu_now()) - c0;
     u->seconds = sow_now() - w0;
     u->done = e == SOW_OK;
-    return e;
+    u->split = e == SOW_E_BUDGET;
+    return u->split ? SOW_OK : e;
 }
 
 sow_err sow_units_worker_answer(sow_units_worker *w, sow_unit *u)
 {
     const sow_limits *L = &w->plan->limits;
-    u->done = false;
+    u->done = u->split = false;
     if (L->stop && *L->stop)
         return SOW_E_INTERRUPTED;
     double left = 0;
@@ -396,7 +459,7 @@ sow_err sow_units_worker_value(sow_units_worker *w, sow_unit *u, uint64_t max_no
             break;
         }
         int beta = f <= lo ? lo + 1 : f > hi ? hi : f, b;
-        e = sow_search_test(w->s, path, u->nline + 1, beta, &b, &n);
+        e = sow_search_test(w->s, path, u->nline + 1, beta, 0, &b, &n);
         u->nodes += n;
         if (e)
             break;
@@ -444,6 +507,12 @@ typedef struct solver {
     double cpu0;         /* the process's CPU when the solve began */
     uint64_t nodes0;     /* out->nodes when the threads' pool began */
     bool pool_threads;   /* the threads' pool answers (pool.c) */
+    uint64_t split_nodes;/* each unit's budget (sow_units_goal) */
+    /* The ordering searches of a split's children, while the worker's
+     * search may be busy with units: one thread, a 1 MB table (a depth-6
+     * search of Kalah fits), made at the first split. */
+    sow_search *orderer;
+    double order_cpu;    /* its CPU (this process's searches) */
 } solver;
 
 /* The local pool: one slot, answered by this process when waited for. */
@@ -485,6 +554,7 @@ static sow_err submit(solver *S, int i, int beta)
         return SOW_E_INTERRUPTED;
     sow_unit u = {.threshold = beta};
     int n = S->T.t[i].depth;
+    u.max_nodes = n < SOW_UNITS_MAX_DEPTH ? S->split_nodes : 0;
     for (int k = i, d = n; k > 0; k = S->T.t[k].parent, d--)
         u.line[d - 1] = S->T.t[k].move;
     u.nline = n;
@@ -517,6 +587,61 @@ static void tick(void *ctx)
     S->cb->progress(S->cb->ctx, &pr);
 }
 
+/* The move ordering's guesses of nodes first .. T.n (a split's children)
+ * on the orderer (solver.orderer). */
+static sow_err order_new(solver *S, size_t first)
+{
+    if (!S->orderer) {
+        sow_search_options so = {.threads = 1, .tt_mb = 1, .value_only = true};
+        sow_err e = sow_search_new(S->T.g, &so, &S->orderer);
+        if (e)
+            return e;
+    }
+    for (size_t c = first; c < S->T.n; c++) {
+        tnode *x = &S->T.t[c];
+        uint64_t n = 0;
+        sow_err e = x->lo == x->hi ? SOW_OK : sow_search_depth(S->orderer, &x->p, ORDER_DEPTH,
+                                                               &x->h, &n);
+        if (x->lo == x->hi)
+            x->h = x->lo;
+        S->out->nodes += n;
+        if (e)
+            return e;
+    }
+    return SOW_OK;
+}
+
+/* Leaf i's unit u passed its budget: the journal keeps the split, the
+ * node's children join the frontier. */
+static sow_err split_leaf(solver *S, int i, const sow_unit *u)
+{
+    sow_err e = S->j && S->j->split ? S->j->split(S->j->ctx, u) : SOW_OK;
+    if (e)
+        return e;
+    S->out->splits++;
+    size_t first = S->T.n;
+    double c0 = sow_cpu_now();
+    if ((e = split(&S->T, i)) == SOW_E_LIMIT)
+        return sow_fail(S->why, S->why_size, e,
+                        "splitting a unit: the tree above the frontier passed %u nodes",
+                        MAX_NODES);
+    if (e)
+        return sow_fail(S->why, S->why_size, e, "no memory for a unit's split");
+    uint64_t leaves = 0;
+    for (size_t c = first; c < S->T.n; c++)
+        leaves += S->T.t[c].leaf;
+    S->out->frontier += leaves - 1;
+    e = order_new(S, first);
+    S->order_cpu += sow_cpu_now() - c0;
+    S->out->cpu_seconds += sow_cpu_now() - c0;
+    if (e)
+        return sow_fail(S->why, S->why_size, e, "ordering a split's children: %s",
+                        sow_err_name(e));
+    propagate(&S->T, i);
+    tick(S);
+    return SOW_OK;
+}
+
 /* Waits for one question to come back and records its answer. */
 static sow_err collect(solver *S)
 {
@@ -540,6 +665,8 @@ static sow_err collect(solver *S)
     S->fl[k] = S->fl[S->inflight];
     S->fl_leaf[k] = S->fl_leaf[S->inflight];
     S->T.t[i].busy = false;
+    if (u.split)
+        return split_leaf(S, i, &u);
     if (!u.done) {
         e = S->j && S->j->dropped ? S->j->dropped(S->j->ctx, &u) : SOW_OK;
         sow_err le = S->local_err;
@@ -549,7 +676,7 @@ static sow_err collect(solver *S)
     if (S->j && S->j->answered && (e = S->j->answered(S->j->ctx, &u)))
         return e;
     S->out->units++;
-    narrow(&S->T.t[i], u.threshold, u.bound);
+    narrow(&S->T, i, u.threshold, u.bound);
     propagate(&S->T, i);
     tick(S);
     return SOW_OK;
@@ -741,7 +868,8 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
     why = sow_why_or(why, &why_size, msg);
     double cpu0 = sow_cpu_now();
     solver S = {.T = {.g = g}, .plan = plan, .j = j, .cb = cb, .out = out, .why = why,
-                .why_size = why_size, .t0 = sow_now(), .cpu0 = cpu0};
+                .why_size = why_size, .t0 = sow_now(), .cpu0 = cpu0,
+                .split_nodes = goal ? goal->split_nodes : 0};
     /* No pool given: this process answers, one unit at a time on one
      * thread, else one unit per thread at once (pool.c), set up below. */
     int threads = plan->limits.threads;
@@ -750,9 +878,9 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
     S.pool = pool ? pool : &local;
     S.slots = S.pool->slots < 1 ? 1 : S.pool->slots > MAX_SLOTS ? MAX_SLOTS : S.pool->slots;
     wide(g, root, &out->lower, &out->upper);
-    if (depth < 1 || depth > SOW_UNITS_MAX_DEPTH)
-        return sow_fail(why, why_size, SOW_E_ARG,
-                        "the frontier depth %d is not within 1..%d", depth, SOW_UNITS_MAX_DEPTH);
+    if (depth < 1 || depth > SOW_UNITS_MAX_FRONTIER)
+        return sow_fail(why, why_size, SOW_E_ARG, "the frontier depth %d is not within 1..%d",
+                        depth, SOW_UNITS_MAX_FRONTIER);
     if (plan->limits.pie_opening)
         return sow_fail(why, why_size, SOW_E_ARG,
                         "work units do not take a pie-rule opening");
@@ -827,10 +955,12 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
                                         : sow_err_name(e));
     }
     sow_units_worker_free(S.w);
+    sow_search_free(S.orderer);
     free(S.T.t);
     free(S.fl);
     free(S.fl_leaf);
     /* Local units ran in this process: their CPU is not overhead. */
+    own += S.order_cpu;
     if (!pool)
         own = out->cpu_seconds;
     out->manager_cpu = sow_cpu_now() - cpu0 - own;
