@@ -59,6 +59,10 @@ has err 'value >= \+4\?.*--at-least 4'
 has err 'exact value.*mpirun -np 3 .*--mpi'
 has err 'cluster: mpirun -np 3'
 [ ! -e "$T/d.ledger" ] && [ ! -e "$T/d.runs.csv" ] || fail "--dry-run wrote files"
+# A table of the user's size, in the plan and in every command.
+expect_status 0 "$C" --board kalah:4x3 --ledger "$T/d.ledger" --threads 1 --tt-mb 64 --dry-run
+has err 'plan: .*table 64 MB'
+has err 'exact value.*--tt-mb 64 .*--split-nodes 1000000000'
 
 # The value to reach.
 B=(--board kalah:5x4 --ledger "$T/k.ledger" --report "$T/k.md" --threads 1 --frontier 4 --db-seeds 0)
