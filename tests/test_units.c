@@ -24,6 +24,7 @@
 #include "sow/plan.h"
 #include "sow/refsolve.h"
 #include "sow/rules.h"
+#include "sow/search.h"
 #include "sow/units.h"
 
 /* The journal of a test: every answer kept, in order, and (split) every
@@ -345,6 +346,40 @@ static void check_split(sow_game_id id, int m, int n, uint64_t budget, int threa
     }
 }
 
+/* Many splits (Kalah 4x4, budget 1, one ply: about 90), enough that the
+ * tree outgrows its first allocation and moves while the solve holds it
+ * (ASan's run finds a stale pointer): the value is the monolithic
+ * search's (the reference solver's table is too small for this board;
+ * test_search checks the search against it). */
+static void test_split_many(void **state)
+{
+    sow_game g;
+    game_of(&g, SOW_KALAH, 4, 4, 0);
+    sow_pos p;
+    sow_game_start(&g, &p);
+    sow_search_options so = {.threads = 1, .tt_mb = 16, .value_only = true};
+    sow_search *s;
+    assert_int_equal(sow_search_new(&g, &so, &s), SOW_OK);
+    sow_search_result want;
+    assert_int_equal(sow_search_solve(s, &p, &want), SOW_OK);
+    sow_search_free(s);
+    static kept k;
+    for (int threads = 1; threads <= 2; threads++) {
+        sow_plan plan = plan_for(&g, &p, false, threads);
+        sow_units_goal goal = {false, 0, 1};
+        sow_units_journal j = {on_asked, on_answered, &k, on_dropped, on_split};
+        memset(&k, 0, sizeof k);
+        sow_units_result r;
+        char why[SOW_WHY];
+        if (sow_units_solve_pool(&g, &p, &plan, 1, NULL, 0, &goal, NULL, &j, NULL, &r, why,
+                                 sizeof why))
+            fail_msg("%s", why);
+        assert_int_equal(r.score, want.sol.score);
+        assert_true(k.splits >= 60);
+        assert_true(r.frontier + r.splits > 256); /* the tree's first 256 nodes */
+    }
+}
+
 static void test_split(void **state)
 {
     /* A budget of 1: every unit that reaches the search's first look at
@@ -469,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_resume),     cmocka_unit_test(test_refused),
         cmocka_unit_test(test_stopped),    cmocka_unit_test(test_line_text),
         cmocka_unit_test(test_goal),       cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

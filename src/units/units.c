@@ -793,9 +793,10 @@ static bool answered(const tnode *r, const sow_units_goal *goal)
  * until the bounds decide it. */
 static sow_err mtd(solver *S, const sow_units_goal *goal)
 {
-    tnode *r = &S->T.t[0];
-    int f = r->h;
-    while (!answered(r, goal)) {
+    int f = S->T.t[0].h;
+    /* The root is read anew after every answer: a split may move the tree
+     * (push reallocates). */
+    for (tnode *r = &S->T.t[0]; !answered(r, goal); r = &S->T.t[0]) {
         int beta = goal && goal->test ? goal->threshold
                    : f <= r->lo      ? r->lo + 1
                    : f > r->hi       ? r->hi
@@ -810,7 +811,7 @@ static sow_err mtd(solver *S, const sow_units_goal *goal)
             if ((e = collect(S)))
                 return e;
         }
-        f = w == W_GE ? r->lo : r->hi;
+        f = w == W_GE ? S->T.t[0].lo : S->T.t[0].hi;
     }
     return SOW_OK;
 }
