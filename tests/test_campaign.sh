@@ -84,6 +84,11 @@ json "d['open'] == 0 and d['lower'] <= $want <= d['upper'] and not d['solved']"
 tail -n 1 "$T/k.runs.csv" | grep -q ',130,' || fail "the stop not logged: $(cat "$T/k.runs.csv")"
 grep -q 'time limit' "$T/k.md" || fail "the page lacks the stop: $(cat "$T/k.md")"
 grep -q 'the exact value is not known' "$T/k.md" || fail "the page claims too much: $(cat "$T/k.md")"
+# No upper bound but the seeds' unless the answers narrowed it.
+expect_status 0 "$SOW" ledger status "$T/k.ledger" --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["upper"] < d["seeds_upper"])' "$T/out"; then
+  grep -q 'Upper bound: \*\*none proven\*\*' "$T/k.md" || fail "an upper bound claimed: $(cat "$T/k.md")"
+fi
 
 # Resumed: the value, the first question proven, every run logged.
 expect_status 0 "$C" "${B[@]}" --hours 1

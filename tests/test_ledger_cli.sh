@@ -228,6 +228,7 @@ splits=$(python3 -c "import json,sys; print(json.load(sys.stdin)['splits'])" <"$
 expect_status 0 "$SOW" ledger status "$T/split.ledger" --json
 json "d['solved'] and d['value'] == $want5 and d['splits'] == $splits and d['split_nodes'] >= 1024"
 json "d['frontier'] > 3 and d['split_cpu'] >= 0"
+json "d['seeds_lower'] < d['lower'] and d['upper'] < d['seeds_upper']"
 expect_status 0 "$SOW" ledger status "$T/split.ledger"
 has out '^split: [0-9]+ units past their node budget'
 expect_status 0 "$SOW" ledger export "$T/split.ledger" --json

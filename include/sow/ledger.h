@@ -100,6 +100,9 @@ typedef struct sow_ledger_status {
     double split_cpu;
     int runs;                    /* times a solve opened it */
     sow_units_bounds bounds;     /* proven at the root by the answers */
+    int seeds_lower, seeds_upper;/* what the root's bounds are with no answer
+                                    (the seeds' span over the tree above the
+                                    frontier): a bound still equal is none */
     bool solved;                 /* bounds.lower == bounds.upper */
     /* A rough estimate of the CPU still needed: the frontier nodes not yet
      * exact times the mean CPU of an answered unit (0 when solved; -1

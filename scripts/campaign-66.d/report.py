@@ -59,13 +59,14 @@ elif hi < target:
 else:
     print("\n- %s, value >= %+d: **not yet proven** (the test is open)." % (first, target))
 # A bound no answer has narrowed is the seeds' own (the stores of the
-# lines above the frontier, give or take the seeds on the board).
-fails = any(u["state"] == "done" and u["bound"] < u["threshold"] for u in units)
-if fails:
+# lines above the frontier, give or take the seeds on the board): status
+# gives it (seeds_upper). An answer below its threshold somewhere is not
+# enough: it may not reach the root.
+if hi < st["seeds_upper"]:
     print("- Upper bound: value <= %+d, **proven**." % hi)
 else:
-    print("- Upper bound: **none proven** yet (%+d is what the seeds alone allow: no unit has "
-          "answered below its threshold)." % hi)
+    print("- Upper bound: **none proven** yet (%+d is what the seeds alone allow: no answer "
+          "has narrowed it)." % hi)
 print()
 
 print("## Units\n")

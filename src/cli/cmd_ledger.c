@@ -31,7 +31,8 @@ static const char usage[] =
     "of a unit).\n"
     "JSON keys: ledger, game, pits, seeds, variant, position, depth, runs, done,\n"
     "open, lost, splits, nodes, cpu, lost_nodes, lost_cpu, split_nodes,\n"
-    "split_cpu, lower, upper, solved, value (null until solved),\n"
+    "split_cpu, lower, upper, solved, value (null until solved), seeds_lower,\n"
+    "seeds_upper (the bounds with no answer: the seeds' span over the tree),\n"
     "frontier, exact, remaining_cpu (null before any answer).\n"
     "\n"
     "export: every unit, oldest first: line (moves from the root), threshold\n"
@@ -103,6 +104,8 @@ static int status(const char *path, bool json)
             printf("%d", lo);
         else
             printf("null");
+        printf(",\"seeds_lower\":%d,\"seeds_upper\":%d",
+               sow_score_margin(&g, st.seeds_lower), sow_score_margin(&g, st.seeds_upper));
         printf(",\"frontier\":%llu,\"exact\":%llu,\"remaining_cpu\":",
                (unsigned long long)st.bounds.frontier, (unsigned long long)st.bounds.exact);
         if (st.remaining_cpu >= 0)

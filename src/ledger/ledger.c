@@ -763,6 +763,11 @@ sow_err sow_ledger_get_status(sow_ledger *l, sow_ledger_status *st, char *why, s
     }
     e = sow_units_prove(&g, &root, st->id.depth, u, n, &st->bounds);
     free(u);
+    sow_units_bounds none;
+    if (!e && !(e = sow_units_prove(&g, &root, st->id.depth, NULL, 0, &none))) {
+        st->seeds_lower = none.lower;
+        st->seeds_upper = none.upper;
+    }
     if (e)
         return sow_fail(why, why_size, e, "%s: the ledger's frontier: %s", l->path,
                        sow_err_name(e));
