@@ -489,7 +489,8 @@ static int solve_ledger(cli_game *cg, const sow_plan *plan, const char *path, in
                "\"nodes\":%llu,\"cpu\":%.6f,\"manager_cpu\":%.6f,\"seconds\":%.6f,"
                "\"threads\":%d,\"tt_mb\":%zu,\"ranks\":%d,\"workers_lost\":%d,\"db\":",
                depth, (unsigned long long)r.frontier, (unsigned long long)r.units,
-               (unsigned long long)r.splits, (unsigned long long)r.reused, (unsigned long long)r.nodes, r.cpu_seconds,
+               (unsigned long long)r.splits, (unsigned long long)r.reused,
+               (unsigned long long)r.nodes, r.cpu_seconds,
                r.manager_cpu, r.seconds, T, plan->tt_mb, ranks, r.workers_lost);
         if (r.db_seeds)
             printf("{\"seeds\":%d}", r.db_seeds);
