@@ -183,12 +183,14 @@ sow_err sow_units_solve(const sow_game *g, const sow_pos *root, const sow_plan *
 typedef struct sow_units_pool {
     int slots;    /* questions in flight at once, >= 1; read before each
                      question, so a pool may lower it (a worker died) */
-    /* Hands question u out (u->line, nline, threshold); sets u->worker. */
+    /* Hands question u out (u->line, nline, threshold, max_nodes); sets
+     * u->worker. */
     sow_err (*submit)(void *ctx, sow_unit *u);
     /* Blocks until a question handed out comes back into *u: its line,
-     * threshold and worker, and either its answer (done) or not done (given
-     * back unanswered: after cancel, or its worker died; it is asked again
-     * if it still matters). An error stops the solve. */
+     * threshold and worker, and either its answer (done), or split (it
+     * passed u->max_nodes: its node is split), or neither (given back
+     * unanswered: after cancel, or its worker died; it is asked again if it
+     * still matters). An error stops the solve. */
     sow_err (*wait)(void *ctx, sow_unit *u);
     /* The solve is over or stopped: abandon the questions in flight (each
      * still comes back through wait, answered or not). */
@@ -219,8 +221,9 @@ typedef struct sow_units_worker sow_units_worker;
 sow_err sow_units_worker_new(const sow_game *g, const sow_pos *root, const sow_plan *plan,
                              const sow_units_callbacks *cb, sow_units_worker **out, char *why,
                              size_t why_size);
-/* Answers u (u->line from the root, u->threshold): bound, nodes, CPU
- * (this process's) and wall seconds, done. Errors as sow_search_test, and
+/* Answers u (u->line from the root, u->threshold, u->max_nodes): bound,
+ * nodes, CPU (this process's) and wall seconds, done; or SOW_OK with split
+ * set and not done, past its budget. Errors as sow_search_test, and
  * SOW_E_MOVE for a line that is not legal play from the root; the plan's
  * stop flag and time limit (counted from sow_units_worker_new) hold. Not
  * reentrant on one worker. */
