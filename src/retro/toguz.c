@@ -552,8 +552,8 @@ static bool lean_update(const comp *c, uint64_t i, const uint8_t *cb, int blk, b
  * updates it, each later round updates the positions marked in the one
  * before. Reports progress through round 0 as the first half of the
  * level; how much the later rounds hold is not known until they end (on
- * Toguz 5x4's level 38 they took 1.75 times round 0's time), so the
- * report stays at half while they run. */
+ * big levels longer than round 0: doc/experiments.md, "The lean builder"),
+ * so the report stays at half while they run. */
 static sow_err lean_solve(const comp *c, int threads, const sow_retro_job *job,
                           sow_progress *pr, uint64_t done0)
 {

@@ -264,6 +264,19 @@ static sow_err grow(tree *T, const sow_pos *root, int depth, const sow_unit *kno
     return SOW_OK;
 }
 
+/* The frontier nodes (splits' children included), *exact of them exact. */
+static uint64_t leaves(const tree *T, uint64_t *exact)
+{
+    uint64_t n = 0, x = 0;
+    for (size_t i = 0; i < T->n; i++)
+        if (T->t[i].leaf) {
+            n++;
+            x += T->t[i].lo == T->t[i].hi;
+        }
+    *exact = x;
+    return n;
+}
+
 sow_err sow_units_prove(const sow_game *g, const sow_pos *root, int depth,
                         const sow_unit *known, size_t nknown, sow_units_bounds *out)
 {
@@ -276,11 +289,7 @@ sow_err sow_units_prove(const sow_game *g, const sow_pos *root, int depth,
     if (!e) {
         out->lower = T.t[0].lo;
         out->upper = T.t[0].hi;
-        for (size_t i = 0; i < T.n; i++)
-            if (T.t[i].leaf) {
-                out->frontier++;
-                out->exact += T.t[i].lo == T.t[i].hi;
-            }
+        out->frontier = leaves(&T, &out->exact);
     }
     free(T.t);
     return e;
@@ -628,10 +637,6 @@ static sow_err split_leaf(solver *S, int i, const sow_unit *u)
                         MAX_NODES);
     if (e)
         return sow_fail(S->why, S->why_size, e, "no memory for a unit's split");
-    uint64_t leaves = 0;
-    for (size_t c = first; c < S->T.n; c++)
-        leaves += S->T.t[c].leaf;
-    S->out->frontier += leaves - 1;
     e = order_new(S, first);
     double spent = sow_thread_cpu_now() - c0;
     S->order_cpu += spent;
@@ -901,8 +906,6 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
                  MAX_NODES);
     else if (e)
         sow_fail(why, why_size, e, "no memory for the tree above the frontier");
-    for (size_t i = 0; !e && i < S.T.n; i++)
-        out->frontier += S.T.t[i].leaf;
     if (!e && (e = sow_units_worker_new(g, root, plan, cb, &S.w, why, why_size)) == SOW_OK)
         out->db_seeds = S.w->db_seeds;
     double own = 0; /* this process's CPU in searches */
@@ -938,6 +941,8 @@ sow_err sow_units_solve_pool(const sow_game *g, const sow_pos *root, const sow_p
     if (S.T.t) {
         out->lower = S.T.t[0].lo;
         out->upper = S.T.t[0].hi;
+        uint64_t exact;
+        out->frontier = leaves(&S.T, &exact);
     }
     if (!e) {
         const tnode *r = &S.T.t[0];
