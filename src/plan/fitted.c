@@ -4,9 +4,9 @@
  * and the fit; doc/experiments.md, "The plan measured per game").
  *
  * command: scripts/plan-fit --only chungkala --levels-only --keep results/plan-fit.csv
- * date:    2026-12-07 04:43 UTC
- * commit:  6413329 (src modified)
- * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 1.57 1.75 1.97
+ * date:    2026-12-07 18:18 UTC
+ * commit:  2943a0d
+ * machine: AMD EPYC, 2 cores, 23.5 GiB memory, load average 2.23 2.20 2.13
  */
 #include "internal.h"
 
@@ -52,7 +52,7 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
         .no_db_growth = 1.0000,
         .no_db_pits_growth = 1.0000,
         .points = 26,
-        .nlevels = 12,
+        .nlevels = 13,
         .levels = {
             {4, 3, 0, 1.0128, 3.888},
             {4, 4, 0, 3.1385, 3.026},
@@ -61,6 +61,7 @@ const plan_fit plan_fitted[SOW_GAME_COUNT] = {
             {5, 2, 0, 0.8322, 0.000},
             {5, 3, 0, 0.4975, 0.000},
             {5, 4, 0, 1.5344, 3.151},
+            {5, 5, 0, 9.0254, 0.000},
             {6, 2, 0, 1.5442, 3.710},
             {6, 3, 0, 0.1972, 4.135},
             {7, 1, 0, 0.5568, 117.890},
