@@ -10,7 +10,10 @@
 set -euo pipefail
 sow=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$(dirname "$0")/.."
-if "$sow" serve --help 2>&1 | grep -q "without libmicrohttpd"; then
+# Not `sow serve --help | grep -q` under pipefail: that build's exit 2
+# would fail the pipe, and the test with it.
+probe=$("$sow" serve --help 2>&1 || true)
+if [[ $probe == *"without libmicrohttpd"* ]]; then
   echo "SKIP: sow was built without libmicrohttpd"
   exit 77
 fi
