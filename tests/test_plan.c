@@ -472,6 +472,14 @@ static void test_cycles(void **state)
     assert_int_equal(q.db_grow_seeds, 18);
     assert_true(q.trial_seconds > 0);
     assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 8, 1, 0) * (1 + 1e-9));
+    /* A board of at most ten seeds: one step (two seeds) short, growing
+     * to the complete database (Toguz 5x1: 8 seeds, then 10). */
+    game_of(&small, SOW_TOGUZ, 5, 1, 0);
+    q = make(&small, &lim, SOW_OK);
+    check_invariants(&small, &q);
+    assert_int_equal(q.db_seeds, 8);
+    assert_int_equal(q.db_grow_seeds, 10);
+    assert_non_null(strstr(q.why_db, "2 short of the complete one"));
     lim.db_dir = "db";
     make(&g, &lim, SOW_OK);
     lim.db_dir = NULL;
