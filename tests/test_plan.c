@@ -467,13 +467,13 @@ static void test_cycles(void **state)
     game_of(&small, SOW_TOGUZ, 3, 3, 0);
     sow_plan q = make(&small, &lim, SOW_OK);
     check_invariants(&small, &q);
-    /* Ten seeds short of the complete database, growing to it. */
-    assert_int_equal(q.db_seeds, 8);
+    /* Fourteen seeds short of the complete database, growing to it. */
+    assert_int_equal(q.db_seeds, 4);
     assert_int_equal(q.db_grow_seeds, 18);
     assert_true(q.trial_seconds > 0);
-    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 8, 1, 0) * (1 + 1e-9));
-    /* A board of at most ten seeds: one step (two seeds) short, growing
-     * to the complete database (Toguz 5x1: 8 seeds, then 10). */
+    assert_true(q.trial_seconds <= 0.5 * plan_build_seconds(&small, 4, 1, 0) * (1 + 1e-9));
+    /* A board of at most fourteen seeds: one step (two seeds) short,
+     * growing to the complete database (Toguz 5x1: 8 seeds, then 10). */
     game_of(&small, SOW_TOGUZ, 5, 1, 0);
     q = make(&small, &lim, SOW_OK);
     check_invariants(&small, &q);
@@ -495,7 +495,7 @@ static void test_cycles(void **state)
     lim = (sow_limits){.memory = 4096 * MB, .threads = 1};
     p = make(&g, &lim, SOW_OK);
     check_invariants(&g, &p);
-    assert_int_equal(p.db_seeds, 10);
+    assert_int_equal(p.db_seeds, 6);
     assert_int_equal(p.db_grow_seeds, 20);
     assert_false(p.root_in_db);
     assert_non_null(strstr(p.why_db, "short of the complete one"));
@@ -1055,7 +1055,7 @@ static void test_cycles_grow(void **state)
     sow_limits lim = {.memory = 512 * MB, .threads = 1};
     sow_plan plan = make(&g, &lim, SOW_OK);
     check_invariants(&g, &plan);
-    assert_int_equal(plan.db_seeds, 6);
+    assert_int_equal(plan.db_seeds, 2);
     assert_int_equal(plan.db_grow_seeds, 16);
     plan.db_seeds = 2;
     plan.db_bytes = sow_db_bytes(&g, 2);

@@ -39,11 +39,13 @@
  * database a search with cycles either ends soon or blows up, and which
  * size ends it differs by board (Toguz 4x4: 22 seeds best of 32, while
  * above 21 the search runs 39 s; without tuzdik 30, above 28 over 40 s;
- * 5x2: all 20). 10 short and a quarter share: within 1.46 times the best
- * fixed choice on the 16 Toguz boards up to 5x2 in a simulation from
- * each level's measured build and search, 4 short and a half 3.3 times
- * (4x4); doc/experiments.md, "Toguz's growth from ten seeds short". */
-#define CYCLE_SHORT_SEEDS 10
+ * 5x2: all 20; 4x5: 24 or 26 of 40, above 23 over a minute). 14 short
+ * and a quarter share: 4x5 1.06 times its best fixed choice in a
+ * simulation from each level's measured build and search, where 10 short
+ * gave 2.73, and no other of the 18 Toguz boards up to 5x2 and 4x5 moved
+ * by more than a tenth (results/plan-cycle.md; doc/experiments.md,
+ * "Toguz's growth from ten seeds short" and "Toguz 4x5: fourteen short"). */
+#define CYCLE_SHORT_SEEDS 14
 #define CYCLE_STEP_SEEDS 2
 /* Both multiples of every game's level_step (sow_game: 1 or 2), so that
  * the steps stay on the seed counts the board reaches. */

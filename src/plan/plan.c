@@ -152,7 +152,7 @@ static void need_text(double mib, char *buf, size_t size)
  * board of no more seeds than that: one step short) and grows while the
  * search above outlasts its share (run.c), since most boards end sooner
  * above less. Toguz 5x1 built the complete database after a trial in
- * 0.35 s CPU, against 0.15 s above 8 seeds (results/plan-toguz.md). Levels the --db folder holds cost no
+ * 0.35 s CPU, against 0.15 s above 8 seeds (results/plan-last-c.md). Levels the --db folder holds cost no
  * build and no scratch. Otherwise the biggest that fits and builds within
  * CYCLE_BUILD_SECONDS by the model, and the reason says what the complete
  * one would need. */
