@@ -42,9 +42,10 @@
  * 5x2: all 20; 4x5: 24 or 26 of 40, above 23 over a minute). 14 short
  * and a quarter share: 4x5 1.06 times its best fixed choice in a
  * simulation from each level's measured build and search, where 10 short
- * gave 2.73, and no other of the 18 Toguz boards up to 5x2 and 4x5 moved
- * by more than a tenth (results/plan-cycle.md; doc/experiments.md,
- * "Toguz's growth from ten seeds short" and "Toguz 4x5: fourteen short"). */
+ * gave 2.73; the other 17 Toguz boards up to 5x2 within 1.54 but 4x4
+ * (2.12, 2.03 before; measured 1.49): results/plan-cycle.md and
+ * doc/experiments.md, "Toguz's growth from ten seeds short" and "Toguz
+ * 4x5: fourteen short". */
 #define CYCLE_SHORT_SEEDS 14
 #define CYCLE_STEP_SEEDS 2
 /* Both multiples of every game's level_step (sow_game: 1 or 2), so that
