@@ -18,12 +18,12 @@ def free_port():
     return port
 
 
-def timed(argv, bound, stdin=None, env=None):
+def timed(argv, bound, env=None):
     """(wall seconds, exit status, stderr) of argv; at `bound` seconds it is
     killed and the status is "killed"."""
     t0 = time.monotonic()
     try:
-        p = subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL,
+        p = subprocess.run(argv, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=bound, text=True, env=env)
         return time.monotonic() - t0, p.returncode, p.stderr
     except subprocess.TimeoutExpired:
