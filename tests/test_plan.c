@@ -608,6 +608,28 @@ static void test_value_only_and_threads(void **state)
     make(&g, &bad, SOW_E_ARG);
 }
 
+/* A pie opening's value is every move's (solve_pie solves each exactly),
+ * so the plan costs it as every move's value, whatever value_only says:
+ * Kalah 5x6 with pie got the value's 28 seeds and grew to 31 (the best
+ * fixed size) at 1.48 times that size's time. */
+static void test_pie_costs_every_move(void **state)
+{
+    (void)state;
+    sow_game g;
+    game_of(&g, SOW_KALAH, 5, 6, SOW_VAR_PIE);
+    sow_limits lv = {.memory = 4096 * MB, .threads = 1, .value_only = true};
+    sow_limits la = lv;
+    la.value_only = false;
+    sow_limits lp = lv;
+    lp.pie_opening = true;
+    sow_plan pv = make(&g, &lv, SOW_OK), pa = make(&g, &la, SOW_OK), pp = make(&g, &lp, SOW_OK);
+    check_invariants(&g, &pp);
+    assert_true(pa.db_seeds > pv.db_seeds);
+    assert_int_equal(pp.db_seeds, pa.db_seeds);
+    assert_int_equal(pp.tt_mb, pa.tt_mb);
+    assert_true(pp.limits.pie_opening && !pp.limits.value_only);
+}
+
 /* ---- the model measured per game ---------------------------------------- */
 
 /* Every family has its own measured constants (src/plan/fitted.c, written
@@ -1564,6 +1586,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cycles),
         cmocka_unit_test(test_cycles_folder),
         cmocka_unit_test(test_value_only_and_threads),
+        cmocka_unit_test(test_pie_costs_every_move),
         cmocka_unit_test(test_fitted_per_game),
         cmocka_unit_test(test_no_build_beyond_search),
         cmocka_unit_test(test_trial_no_cliff),

@@ -362,6 +362,11 @@ static sow_err plan_limits(const sow_game *g, const sow_pos *pos, sow_limits *L,
         L->threads = sow_plan_default_threads();
     if (L->memory == 0)
         L->memory = sow_plan_default_memory();
+    /* A pie opening's value is every move's (src/search/root.c, solve_pie
+     * solves each one exactly): costed as a value it started 3 seeds short
+     * of its best database (doc/experiments.md, "The pie rule costed"). */
+    if (L->pie_opening)
+        L->value_only = false;
     if (L->memory < MB)
         return sow_fail(why, why_size, SOW_E_ARG,
                         "the memory budget is under 1 MB");
