@@ -4,7 +4,9 @@
 # fitted.c with every game family's entry, which compiles against the
 # plan's header, and a results table with the fit; --refit on its CSV
 # gives the same table again; a wrong argument is refused with exit 2.
-# bench-plan --quick writes its table with a verdict per board.
+# bench-plan --quick writes its table with a verdict per board; plan-summary
+# judges a row against the plan now (stale where it starts elsewhere)
+# and writes its count.
 # Not the values: those are the committed run's (results/plan-fit.md).
 #   tests/test_plan_fit.sh BUILD/src/cli/sow
 set -euo pipefail
@@ -118,4 +120,29 @@ grep -q "^| kalah 4x4 | " "$tmp/bench/plan.md"
 grep -q "^| chungkala 4x3 | " "$tmp/bench/plan.md"
 grep -Eq "^\*\*[0-9]+ of 2 boards run within 1.5x" "$tmp/bench/plan.md"
 grep -q "^# load average before: " "$tmp/bench/plan.csv"
+# scripts/plan-summary: each board's latest timing against the plan now.
+python3 - <<'PY'
+import importlib.machinery, importlib.util
+loader = importlib.machinery.SourceFileLoader("plan_summary", "scripts/plan-summary")
+spec = importlib.util.spec_from_loader("plan_summary", loader)
+ps = importlib.util.module_from_spec(spec)
+loader.exec_module(ps)
+assert ps.start_of("31 seeds (grown from 28)") == 28
+assert ps.start_of("26 seeds") == 26 and ps.start_of("no database") == 0
+assert ps.start_of("") is None
+ok = {"pass": "pass", "plan_db": "31 seeds (grown from 28)"}
+assert ps.check(ok, {"db_seeds": 28})[0] == "pass"
+assert ps.check(ok, {"db_seeds": 31})[0] == "stale"
+assert ps.check(dict(ok, **{"pass": "FAIL"}), {"db_seeds": 28})[0] == "FAIL"
+none = {"pass": "pass", "plan_db": "no database"}
+# a trial may answer before the build: still what was timed
+assert ps.check(none, {"db_seeds": 2, "trial_seconds": 0.0066})[0] == "pass"
+assert ps.check(none, {"db_seeds": 2, "trial_seconds": 0})[0] == "stale"
+assert not ps.timed({"pass": "not run (the set's 1800 s were spent)"})
+PY
+scripts/plan-summary --max-cell 0.01 --sow "$sow" --out "$tmp/sum" 2>"$tmp/log" ||
+  { cat "$tmp/log"; exit 1; }
+grep -Eq "^\*\*[0-9]+ of [0-9]+ boards pass; [0-9]+ fail; [0-9]+ stale; [0-9]+ never timed" \
+  "$tmp/sum/plan-summary.md"
+grep -q "^| kalah 6x4 | " "$tmp/sum/plan-summary.md"
 echo ok

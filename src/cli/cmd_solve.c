@@ -575,7 +575,8 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
 {
     if (!cg->json) {
         printf("board: %d seeds\nthreads: %d\nmemory: %.0f MB\ntable: %zu MB\n"
-               "database: %d seeds, %.0f MB at its peak while it opens%s\ngrows up to: %d seeds\ntrial: %.1f s\n"
+               "database: %d seeds, %.0f MB at its peak while it opens%s\n"
+               "grows up to: %d seeds\ntrial: %.3g s\n"
                "why database: %s\nwhy growth: %s\nwhy table: %s\nwhy trial: %s\n",
                p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
                p->db_seeds, (double)p->db_bytes / 1048576.0,
@@ -589,7 +590,7 @@ static int print_plan(const cli_game *cg, const sow_plan *p)
     cli_json_game(cg);
     printf(",\"seeds_on_board\":%d,\"threads\":%d,\"memory_mb\":%.0f,\"tt_mb\":%zu,"
            "\"db_seeds\":%d,\"db_level_step\":%d,\"db_bytes\":%llu,\"root_in_db\":%s,"
-           "\"db_grow_seeds\":%d,\"trial_seconds\":%.1f,\"why_db\":",
+           "\"db_grow_seeds\":%d,\"trial_seconds\":%.6g,\"why_db\":",
            p->board_seeds, p->limits.threads, (double)p->limits.memory / 1048576.0, p->tt_mb,
            p->db_seeds, cg->g.level_step, (unsigned long long)p->db_bytes,
            p->root_in_db ? "true" : "false", p->db_grow_seeds, p->trial_seconds);
