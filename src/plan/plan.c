@@ -363,8 +363,9 @@ static sow_err plan_limits(const sow_game *g, const sow_pos *pos, sow_limits *L,
     if (L->memory == 0)
         L->memory = sow_plan_default_memory();
     /* A pie opening's value is every move's (src/search/root.c, solve_pie
-     * solves each one exactly): costed as a value it started 3 seeds short
-     * of its best database (doc/experiments.md, "The pie rule costed"). */
+     * solves each one exactly): costed as a value, Kalah 5x6 with pie
+     * started 3 seeds short of its best database (doc/experiments.md, "The
+     * pie rule costed"). */
     if (L->pie_opening)
         L->value_only = false;
     if (L->memory < MB)
